@@ -1,0 +1,9 @@
+// Platform defaults for `config/database.ts`. Without DATABASE_URL or an app-level
+// `connection`, Vellum starts an embedded PostgreSQL whose data lives in `<app>/.data`.
+export default ({ env }: { env: import('../core/config/env.ts').EnvFn }) => ({
+  connection: env('DATABASE_URL')
+    ? { client: 'postgres', connection: { connectionString: env('DATABASE_URL') } }
+    : undefined,
+  pool: { min: env.int('DATABASE_POOL_MIN', 0), max: env.int('DATABASE_POOL_MAX', 10) },
+  embedded: { dataDir: env('VELLUM_DATA_DIR', '.data'), port: env.int('EMBEDDED_PG_PORT', 0) },
+});

@@ -1,0 +1,2 @@
+// Platform defaults for `config/plugins.ts`: per plugin `{ enabled, config }`.
+export default {};

@@ -1,0 +1,10 @@
+// Platform defaults for `config/server.ts`; an app's own file overrides them key by key.
+export default ({ env }: { env: import('../core/config/env.ts').EnvFn }) => ({
+  host: env('HOST', '0.0.0.0'),
+  port: env.int('PORT', 1337),
+  // koa-body limits; a larger body gets 413 PayloadTooLargeError
+  body: { jsonLimit: '2mb', formLimit: '2mb', textLimit: '2mb' },
+  logger: { level: env('LOG_LEVEL', 'info') },
+  // how long a graceful shutdown waits for in-flight requests
+  shutdownTimeoutMs: env.int('SHUTDOWN_TIMEOUT_MS', 10000),
+});

@@ -1,0 +1,138 @@
+import type { Knex } from 'knex';
+import { fieldErrors, type FieldIssue } from '../errors.ts';
+import type { Registry } from '../content-types/registry.ts';
+import { FILE_UID, isToMany, type RelationAttribute } from '../content-types/types.ts';
+import type { PendingMedia, PendingRelation } from './input.ts';
+import { applyRelationInput, referencedIds, type RelationInput } from './relation-input.ts';
+
+/** A write to the inverse (`mappedBy`) side, applied to the owners once the document exists. */
+export interface InverseWrite {
+  attr: RelationAttribute;
+  input: RelationInput;
+}
+
+const asList = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []);
+
+/**
+ * Check that every referenced document and file exists (one statement per target type),
+ * then compute the stored value of every owning relation. Inverse relations are not stored
+ * on this side: they are returned for `applyInverseWrites`.
+ */
+export async function resolveRelations(
+  db: Knex,
+  registry: Registry,
+  relations: PendingRelation[],
+  media: PendingMedia[],
+): Promise<InverseWrite[]> {
+  const issues: FieldIssue[] = [];
+  const wanted = new Map<string, Set<string>>();
+  for (const r of relations) {
+    const set = wanted.get(r.attr.target) ?? new Set<string>();
+    referencedIds(r.input).forEach((id) => set.add(id));
+    wanted.set(r.attr.target, set);
+  }
+  const found = new Map<string, Set<string>>();
+  for (const [uid, ids] of wanted) {
+    if (ids.size === 0) continue;
+    const rows = await db(registry.contentType(uid).collectionName).distinct('document_id').whereIn('document_id', [...ids]);
+    found.set(uid, new Set(rows.map((r: { document_id: string }) => r.document_id)));
+  }
+
+  const inverse: InverseWrite[] = [];
+  for (const r of relations) {
+    const missing = referencedIds(r.input).filter((id) => !found.get(r.attr.target)?.has(id));
+    if (missing.length > 0) {
+      issues.push({ path: r.path, message: `Document with id "${missing[0]}", locale "null" not found`, name: 'ValidationError', value: missing[0] });
+      continue;
+    }
+    if (r.attr.mappedBy) {
+      delete r.holder[r.key];
+      inverse.push({ attr: r.attr, input: r.input });
+      continue;
+    }
+    const next = applyRelationInput(asList(r.current), r.input);
+    if (typeof next === 'string') {
+      issues.push({ path: r.path, message: `${r.path.join('.')} ${next}`, name: 'ValidationError', value: null });
+      continue;
+    }
+    // on a to-one relation only the last item counts (facts §7)
+    r.holder[r.key] = isToMany(r.attr) ? next : (next[next.length - 1] ?? null);
+  }
+
+  if (media.length > 0) {
+    const ids = [...new Set(media.flatMap((m) => m.ids))];
+    const files = registry.hasContentType(FILE_UID) ? registry.contentType(FILE_UID).collectionName : null;
+    const rows = files && ids.length ? await db(files).select('id').whereIn('id', ids) : [];
+    const present = new Set(rows.map((r: { id: number }) => r.id));
+    for (const m of media) {
+      const missing = m.ids.find((id) => !present.has(id));
+      if (missing !== undefined) issues.push({ path: m.path, message: `File with id "${missing}" not found`, name: 'ValidationError', value: missing });
+    }
+  }
+  if (issues.length > 0) throw fieldErrors(issues);
+  return inverse;
+}
+
+/**
+ * A bidirectional oneToOne / oneToMany owner holds each target at most once across all its
+ * documents: connecting a target to this document takes it away from any other one.
+ */
+export async function enforceExclusiveTargets(
+  db: Knex,
+  registry: Registry,
+  uid: string,
+  documentId: string,
+  data: Record<string, unknown>,
+): Promise<void> {
+  const ct = registry.contentType(uid);
+  for (const [name, attr] of Object.entries(ct.attributes)) {
+    if (attr.type !== 'relation' || !attr.inversedBy) continue;
+    if (attr.relation !== 'oneToOne' && attr.relation !== 'oneToMany') continue;
+    const targets = asList(data[name]);
+    if (targets.length === 0) continue;
+    const q = db(ct.collectionName).whereNot('document_id', documentId);
+    if (attr.relation === 'oneToOne') {
+      await q.whereRaw('data ->> ? = ANY(?::text[])', [name, targets])
+        .update({ data: db.raw(`jsonb_set(data, ARRAY[?]::text[], 'null'::jsonb)`, [name]) });
+    } else {
+      await q.whereRaw('data -> ? \\?| ?::text[]', [name, targets])
+        .update({ data: db.raw(`jsonb_set(data, ARRAY[?]::text[], (data -> ?) - ?::text[])`, [name, name, targets]) });
+    }
+  }
+}
+
+/**
+ * Apply writes made through inverse sides by rewriting the owners' stored relation: the set
+ * of owners pointing at `documentId` becomes what the input asks for. Inverse sides have no
+ * stored order, so `position` only affects which item wins on a to-one side.
+ */
+export async function applyInverseWrites(db: Knex, registry: Registry, documentId: string, writes: InverseWrite[]): Promise<void> {
+  for (const { attr, input } of writes) {
+    const owner = registry.owningSide(attr)!;
+    const table = registry.contentType(owner.uid).collectionName;
+    const holds = owner.toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
+    const current = (await db(table).select('document_id').whereRaw(holds, [owner.attribute, documentId]).groupBy('document_id').orderByRaw('min(id)'))
+      .map((r: { document_id: string }) => r.document_id);
+    let next = applyRelationInput(current, input);
+    if (typeof next === 'string') next = current;
+    if (!isToMany(attr)) next = next.slice(-1);
+    const added = next.filter((id) => !current.includes(id));
+    const removed = current.filter((id) => !next.includes(id));
+    const path = db.raw('ARRAY[?]::text[]', [owner.attribute]);
+    if (removed.length > 0) {
+      const value = owner.toMany ? db.raw('(data -> ?) - ?', [owner.attribute, documentId]) : db.raw(`'null'::jsonb`);
+      await db(table).whereIn('document_id', removed).whereRaw(holds, [owner.attribute, documentId])
+        .update({ data: db.raw('jsonb_set(data, ?, ?)', [path, value]) });
+    }
+    if (added.length > 0) {
+      const value = owner.toMany
+        ? db.raw(`coalesce(data -> ?, '[]'::jsonb) || to_jsonb(?::text)`, [owner.attribute, documentId])
+        : db.raw('to_jsonb(?::text)', [documentId]);
+      const q = db(table).whereIn('document_id', added);
+      if (owner.toMany) q.whereRaw(`NOT coalesce(data -> ?, '[]'::jsonb) \\? ?`, [owner.attribute, documentId]);
+      // exclusivity needs nothing more: on a to-one inverse side `next` holds one owner, so
+      // every other owner that pointed here is in `removed` already
+      await q.update({ data: db.raw('jsonb_set(data, ?, ?)', [path, value]) });
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import { isScalar, type Attributes, type ContentType } from '../content-types/types.ts';
+import { iso, type Row } from './rows.ts';
+
+export type Doc = Record<string, unknown>;
+
+function scalars(attributes: Attributes, data: Record<string, unknown>, out: Doc): Doc {
+  for (const [name, attr] of Object.entries(attributes)) {
+    if (isScalar(attr)) out[name] = data[name] ?? null;
+  }
+  return out;
+}
+
+/**
+ * A stored row as the flat document the API returns: id, documentId, every scalar
+ * attribute (null when unset), the timestamps, and the locale of localized rows.
+ * Private fields are still here; the content API strips them (`sanitize`).
+ */
+export function toDocument(ct: ContentType, row: Row): Doc {
+  const out = scalars(ct.attributes, row.data, { id: row.id, documentId: row.document_id });
+  out.createdAt = iso(row.created_at);
+  out.updatedAt = iso(row.updated_at);
+  out.publishedAt = iso(row.published_at);
+  // only localized types store a locale, and only once i18n is installed (brief: "present when")
+  if (row.locale !== null) out.locale = row.locale;
+  return out;
+}
+
+/** A stored component instance as returned when populated (dynamic zone items lead with `__component`). */
+export function toComponent(attributes: Attributes, data: Record<string, unknown>): Doc {
+  const head: Doc = data.__component ? { __component: data.__component } : {};
+  head.id = data.id;
+  head.documentId = data.documentId;
+  return scalars(attributes, data, head);
+}

@@ -1,0 +1,106 @@
+/**
+ * The one error catalog. Every error Vellum throws on purpose is an `AppError` made here;
+ * the HTTP layer turns it into Strapi's envelope `{data:null, error:{status,name,message,details}}`.
+ * Anything else that escapes is an internal error and is answered as a bare 500.
+ */
+
+export type ErrorName =
+  | 'ValidationError'
+  | 'PaginationError'
+  | 'ApplicationError'
+  | 'UnauthorizedError'
+  | 'ForbiddenError'
+  | 'NotFoundError'
+  | 'MethodNotAllowedError'
+  | 'PayloadTooLargeError'
+  | 'UnsupportedMediaTypeError'
+  | 'RateLimitError'
+  | 'InternalServerError';
+
+const STATUS: Record<ErrorName, number> = {
+  ValidationError: 400,
+  PaginationError: 400,
+  ApplicationError: 400,
+  UnauthorizedError: 401,
+  ForbiddenError: 403,
+  NotFoundError: 404,
+  MethodNotAllowedError: 405,
+  PayloadTooLargeError: 413,
+  UnsupportedMediaTypeError: 415,
+  RateLimitError: 429,
+  InternalServerError: 500,
+};
+
+/** One problem inside a ValidationError, in the shape Strapi's yup formatter gives. */
+export interface FieldIssue {
+  path: string[];
+  message: string;
+  name: 'ValidationError';
+  value?: unknown;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  override readonly name: ErrorName;
+  readonly details: Record<string, unknown>;
+
+  constructor(name: ErrorName, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = name;
+    this.status = STATUS[name];
+    this.details = details;
+  }
+
+  toJSON(): { status: number; name: ErrorName; message: string; details: Record<string, unknown> } {
+    return { status: this.status, name: this.name, message: this.message, details: this.details };
+  }
+}
+
+export const isAppError = (err: unknown): err is AppError => err instanceof AppError;
+
+/** A single validation failure, or several collected ones (`details.errors`). */
+export function validationError(message: string, details: Record<string, unknown> = {}): AppError {
+  return new AppError('ValidationError', message, details);
+}
+
+/** Body validation with every problem listed; the message is the first one, as Strapi does. */
+export function fieldErrors(issues: FieldIssue[]): AppError {
+  const message = issues.length === 1 ? issues[0].message : `${issues.length} errors occurred`;
+  return new AppError('ValidationError', message, { errors: issues });
+}
+
+/** A request key (query or body) that does not exist on the schema: Strapi 5's "Invalid key". */
+export function invalidKey(key: string, path: string, source: 'query' | 'body', param?: string): AppError {
+  const details: Record<string, unknown> = { key, path, source };
+  if (param) details.param = param;
+  return new AppError('ValidationError', `Invalid key ${key}`, details);
+}
+
+export const notFound = (message = 'Not Found', details: Record<string, unknown> = {}): AppError =>
+  new AppError('NotFoundError', message, details);
+
+export const methodNotAllowed = (): AppError => new AppError('MethodNotAllowedError', 'Method Not Allowed');
+
+export const payloadTooLarge = (message = 'Payload Too Large'): AppError =>
+  new AppError('PayloadTooLargeError', message);
+
+export const unsupportedMediaType = (message = 'Unsupported Media Type'): AppError =>
+  new AppError('UnsupportedMediaTypeError', message);
+
+export const applicationError = (message: string, details: Record<string, unknown> = {}): AppError =>
+  new AppError('ApplicationError', message, details);
+
+export const paginationError = (message: string, details: Record<string, unknown> = {}): AppError =>
+  new AppError('PaginationError', message, details);
+
+export const internalError = (): AppError => new AppError('InternalServerError', 'Internal Server Error');
+
+/**
+ * A mistake in the app itself (a bad schema, a missing plugin dependency, bad config): it stops
+ * start-up with a message meant for the developer, never reaches an HTTP client.
+ */
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+}
+
+export const configurationError = (message: string): ConfigurationError => new ConfigurationError(message);

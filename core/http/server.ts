@@ -1,0 +1,179 @@
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import qs from 'qs';
+import type { Logger } from 'pino';
+import { AppError, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, validationError } from '../errors.ts';
+import { guardBody } from './body-guard.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/** Per-request state every handler can rely on. */
+export interface RequestState {
+  requestId: string;
+  log: Logger;
+  /** the query string parsed with qs bracket notation */
+  query: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export type RequestContext = Koa.ParameterizedContext<RequestState> & { params: Record<string, string> };
+
+export interface Route {
+  method: HttpMethod;
+  path: string;
+  handler: (ctx: RequestContext) => Promise<void> | void;
+  /** what the route is, for plugins that guard routes (auth reads `action`) */
+  config?: { action?: string; auth?: false; [key: string]: unknown };
+}
+
+export type RouteMiddleware = (ctx: RequestContext, route: Route, next: () => Promise<void>) => Promise<void>;
+
+export interface HttpServerOptions {
+  log: Logger;
+  body: { jsonLimit: string; formLimit: string; textLimit: string };
+}
+
+export interface HttpServer {
+  /** Add a route; routes are mounted when the server starts listening. */
+  route(route: Route): void;
+  routes(): readonly Route[];
+  /** Add a Koa middleware that runs before routing (after errors, logging and body parsing). */
+  use(middleware: Koa.Middleware<RequestState>): void;
+  /** Add a middleware that runs around every route handler, knowing the route (auth guards routes with it). */
+  useRoute(middleware: RouteMiddleware): void;
+  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Stop accepting, let in-flight requests finish (up to timeoutMs), then drop what is left. */
+  close(timeoutMs: number): Promise<void>;
+  readonly koa: Koa<RequestState>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+const QS_OPTIONS = { depth: 20, strictDepth: true, arrayLimit: 100, parameterLimit: 1000, throwOnLimitExceeded: true } as const;
+
+/** Turn anything thrown while handling a request into Strapi's error envelope. */
+function toAppError(err: unknown): AppError | null {
+  if (isAppError(err)) return err;
+  const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
+  if (e?.status === 413 || e?.type === 'entity.too.large') return payloadTooLarge();
+  if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e.status === 400)) {
+    return validationError('Invalid JSON in request body');
+  }
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    return e.status === 404 ? notFound() : e.status === 405 ? methodNotAllowed() : validationError(e.message ?? 'Bad Request');
+  }
+  return null;
+}
+
+/** Create the Koa server: request ids, JSON logs, the error envelope, body parsing, routes. */
+export function createHttpServer(options: HttpServerOptions): HttpServer {
+  const koa = new Koa<RequestState>();
+  koa.proxy = false;
+  const routes: Route[] = [];
+  const extra: Array<Koa.Middleware<RequestState>> = [];
+  const around: RouteMiddleware[] = [];
+  let server: http.Server | undefined;
+
+  koa.use(async (ctx, next) => {
+    const given = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = options.log.child({ reqId: requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } catch (err) {
+      const known = toAppError(err);
+      if (!known) ctx.state.log.error({ err }, 'unhandled error');
+      const appErr = known ?? internalError();
+      ctx.status = appErr.status;
+      ctx.body = { data: null, error: appErr.toJSON() };
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      ctx.state.log.info({ method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
+    }
+  });
+
+  koa.use(async (ctx, next) => {
+    try {
+      ctx.state.query = qs.parse(ctx.querystring, QS_OPTIONS) as Record<string, unknown>;
+    } catch {
+      throw validationError('Invalid query string: too deep or too many parameters');
+    }
+    await next();
+  });
+
+  koa.use(koaBody({ ...options.body, jsonStrict: true, multipart: false, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH] }));
+  koa.use(async (ctx, next) => {
+    guardBody(ctx.request.body);
+    await next();
+  });
+  koa.use((ctx, next) => (extra.length === 0 ? next() : composeExtra(ctx, next)));
+
+  function composeExtra(ctx: Koa.ParameterizedContext<RequestState>, next: Koa.Next): Promise<unknown> {
+    const dispatch = (i: number): Promise<unknown> => (i < extra.length ? Promise.resolve(extra[i](ctx, () => dispatch(i + 1))) : next());
+    return dispatch(0);
+  }
+
+  function mountRoutes(): void {
+    // nothing answered (no route, and allowedMethods found no other method): Strapi's 404 envelope
+    koa.use(async (ctx, next) => {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) throw notFound();
+    });
+    const router = new Router<RequestState>();
+    for (const r of routes) {
+      router.register(r.path, [r.method], async (koaCtx) => {
+        const ctx = koaCtx as unknown as RequestContext;
+        const dispatch = async (i: number): Promise<void> => {
+          if (i < around.length) await around[i](ctx, r, () => dispatch(i + 1));
+          else await r.handler(ctx);
+        };
+        await dispatch(0);
+      });
+    }
+    koa.use(router.routes());
+    koa.use(router.allowedMethods({ throw: true, methodNotAllowed: () => methodNotAllowed(), notImplemented: () => methodNotAllowed() }));
+  }
+
+  return {
+    koa,
+    route(route) {
+      if (server) throw new Error(`route ${route.method} ${route.path} added after the server started`);
+      routes.push(route);
+    },
+    routes: () => routes,
+    use(middleware) {
+      extra.push(middleware);
+    },
+    useRoute(middleware) {
+      around.push(middleware);
+    },
+    async listen(port, host) {
+      mountRoutes();
+      server = http.createServer(koa.callback());
+      // keep-alive sockets must not outlive a graceful shutdown by more than the timeout
+      server.keepAliveTimeout = 5000;
+      await new Promise<void>((resolve, reject) => {
+        server!.once('error', reject);
+        server!.listen(port, host, () => resolve());
+      });
+      return server.address() as AddressInfo;
+    },
+    async close(timeoutMs) {
+      const s = server;
+      if (!s) return;
+      server = undefined;
+      const closed = new Promise<void>((resolve) => s.close(() => resolve()));
+      s.closeIdleConnections();
+      const timer = setTimeout(() => s.closeAllConnections(), timeoutMs);
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { access } from 'node:fs/promises';
+import type { Knex } from 'knex';
+import { pino, type Logger } from 'pino';
+import { loadConfig, type ConfigName, type RawConfig } from '../config/load.ts';
+import type { PlainObject } from '../config/merge.ts';
+import { createRegistry, type Registry } from '../content-types/registry.ts';
+import { loadAppSchemas } from '../content-types/load.ts';
+import { createDocumentService, type DocumentService } from '../documents/service.ts';
+import { createHttpServer, type HttpServer, type RequestContext } from '../http/server.ts';
+import { configurationError } from '../errors.ts';
+import { createConnection } from '../../database/connection.ts';
+import { syncTables } from '../../database/sync.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../database/embedded.ts';
+import { orderPlugins, type Plugin } from './plugin.ts';
+
+/** Vellum's own `config/` folder: the platform defaults every app's config overrides. */
+export const PLATFORM_CONFIG_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config');
+
+export interface AppOptions {
+  /** the app folder, in Strapi layout */
+  appDir: string;
+  /** environment for config files' `env()`; defaults to process.env */
+  env?: Record<string, string | undefined>;
+  /** config overriding the files, per file name (tests use it) */
+  config?: Partial<Record<ConfigName, PlainObject>>;
+  /** the plugins to load, in order; `createApp` callers pass the built-in set */
+  plugins: Plugin<any>[];
+  /** connect here instead of what the config says (tests use it) */
+  databaseUrl?: string;
+  logger?: Logger;
+  /** observe every SQL statement */
+  onQuery?: (sql: string) => void;
+}
+
+export interface App {
+  readonly appDir: string;
+  readonly config: RawConfig;
+  readonly log: Logger;
+  readonly registry: Registry;
+  readonly server: HttpServer;
+  readonly documents: DocumentService;
+  /** the knex pool; available once `start()` has connected */
+  readonly db: Knex;
+  /** The API a plugin's `register` returned: a typed handle, not a string lookup. */
+  plugin<API>(plugin: Plugin<API>): API;
+  /** The `config` object of a plugin from `config/plugins`. */
+  pluginConfig<T extends PlainObject = PlainObject>(name: string): T;
+  /** register → registry freeze → database → table sync → bootstrap */
+  start(): Promise<void>;
+  /** start (if needed) and listen; returns the address */
+  listen(options?: { port?: number; host?: string }): Promise<{ port: number; url: string }>;
+  /** stop HTTP (finishing in-flight requests), destroy plugins in reverse, close the pool and the embedded server */
+  destroy(): Promise<void>;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(() => true, () => false);
+}
+
+/** The app's own `src/index.{ts,js}` (register/bootstrap/destroy) as the last plugin. */
+async function appLifecycle(appDir: string): Promise<Plugin<void> | null> {
+  for (const ext of ['.ts', '.js', '.mjs']) {
+    const file = path.join(appDir, 'src', `index${ext}`);
+    if (!(await exists(file))) continue;
+    const mod = (await import(pathToFileURL(file).href)) as { default?: Record<string, unknown> } & Record<string, unknown>;
+    const hooks = (mod.default ?? mod) as {
+      register?: (a: { app: App }) => unknown; bootstrap?: (a: { app: App }) => unknown; destroy?: (a: { app: App }) => unknown;
+    };
+    return {
+      name: 'app',
+      register: async (app) => { await hooks.register?.({ app }); },
+      bootstrap: async (app) => { await hooks.bootstrap?.({ app }); },
+      destroy: async (app) => { await hooks.destroy?.({ app }); },
+    };
+  }
+  return null;
+}
+
+/** Create an app. Nothing runs until `start()` or `listen()`; no state is shared between apps. */
+export async function createApp(options: AppOptions): Promise<App> {
+  const appDir = path.resolve(options.appDir);
+  const env = options.env ?? process.env;
+  const config = await loadConfig({ platformDir: PLATFORM_CONFIG_DIR, appDir, env, overrides: options.config });
+  const log = options.logger ?? pino({ level: String((config.server.logger as PlainObject | undefined)?.level ?? 'info') });
+  const registry = createRegistry();
+  const server = createHttpServer({ log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string } });
+
+  let db: Knex | undefined;
+  let embedded: EmbeddedPostgresHandle | undefined;
+  const getDb = (): Knex => {
+    if (!db) throw new Error('the database is not connected yet: call app.start() first');
+    return db;
+  };
+  const documents = createDocumentService({ db: getDb, registry });
+
+  const lifecycle = await appLifecycle(appDir);
+  const enabled = options.plugins.filter((p) => (config.plugins[p.name] as PlainObject | undefined)?.enabled !== false);
+  const plugins = orderPlugins(lifecycle ? [...enabled, lifecycle] : enabled);
+  const apis = new Map<Plugin<any>, unknown>();
+  let phase: 'created' | 'starting' | 'started' | 'destroyed' = 'created';
+
+  async function connect(): Promise<Knex> {
+    const dbConfig = config.database as {
+      connection?: { connection: string | PlainObject }; pool?: { min?: number; max?: number };
+      embedded?: { dataDir?: string; port?: number };
+    };
+    let connection: string | PlainObject | undefined = options.databaseUrl ?? dbConfig.connection?.connection;
+    if (!connection) {
+      const dataDir = path.resolve(appDir, dbConfig.embedded?.dataDir ?? '.data');
+      log.info({ dataDir }, 'starting embedded PostgreSQL');
+      embedded = await startEmbeddedPostgres({ dataDir, port: dbConfig.embedded?.port, log: pinoLog(log) });
+      connection = embedded.url;
+    }
+    const conn = createConnection({ connection: connection as never, pool: dbConfig.pool, onQuery: options.onQuery });
+    await conn.raw('select 1');
+    return conn;
+  }
+
+  const app: App = {
+    appDir,
+    config,
+    log,
+    registry,
+    server,
+    documents,
+    get db() {
+      return getDb();
+    },
+    plugin<API>(plugin: Plugin<API>): API {
+      if (!apis.has(plugin)) throw configurationError(`Plugin "${plugin.name}" is not registered in this app`);
+      return apis.get(plugin) as API;
+    },
+    pluginConfig<T extends PlainObject>(name: string): T {
+      return (((config.plugins[name] as PlainObject | undefined)?.config ?? {}) as T);
+    },
+    async start() {
+      if (phase !== 'created') return;
+      phase = 'starting';
+      const schemas = await loadAppSchemas(appDir);
+      schemas.components.forEach((c) => registry.addComponent(c));
+      schemas.contentTypes.forEach((ct) => registry.addContentType(ct));
+      for (const p of plugins) apis.set(p, await p.register(app));
+      registry.freeze();
+      db = await connect();
+      await syncTables(db, registry.contentTypes());
+      server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
+      for (const p of plugins) await p.bootstrap?.(app, apis.get(p));
+      phase = 'started';
+    },
+    async listen(opts = {}) {
+      await app.start();
+      const host = opts.host ?? String(config.server.host ?? '0.0.0.0');
+      const port = opts.port ?? Number(config.server.port ?? 1337);
+      const address = await server.listen(port, host);
+      const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+      return { port: address.port, url: `http://${shownHost}:${address.port}` };
+    },
+    async destroy() {
+      if (phase === 'destroyed') return;
+      phase = 'destroyed';
+      await server.close(Number(config.server.shutdownTimeoutMs ?? 10000));
+      for (const p of [...plugins].reverse()) {
+        if (!apis.has(p)) continue;
+        try {
+          await p.destroy?.(app, apis.get(p));
+        } catch (err) {
+          log.error({ err, plugin: p.name }, 'plugin destroy failed');
+        }
+      }
+      await db?.destroy();
+      await embedded?.stop();
+    },
+  };
+  return app;
+}
+
+/** Liveness with a database round trip: 200 when PostgreSQL answers, 503 otherwise. */
+async function health(ctx: RequestContext, db: Knex): Promise<void> {
+  try {
+    await db.raw('select 1');
+    ctx.body = { status: 'ok', database: 'up' };
+  } catch (err) {
+    ctx.state.log.warn({ err }, 'health check: database unreachable');
+    ctx.status = 503;
+    ctx.body = { status: 'unavailable', database: 'down' };
+  }
+}
+
+/** The small logger interface the database launcher wants, on top of pino. */
+function pinoLog(log: Logger): { info(m: string): void; warn(m: string): void; error(m: string): void; debug(m: string): void } {
+  const child = log.child({ component: 'postgres' });
+  return {
+    info: (m) => child.info(m),
+    warn: (m) => child.warn(m),
+    error: (m) => child.error(m),
+    debug: (m) => child.debug(m),
+  };
+}

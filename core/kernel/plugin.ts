@@ -1,0 +1,48 @@
+import { configurationError } from '../errors.ts';
+import type { App } from './app.ts';
+
+/**
+ * A plugin. `register` only declares (content-types, routes, document middleware) and
+ * returns the plugin's API, which other code reaches with the typed handle
+ * `app.plugin(thePlugin)`; `bootstrap` runs once the registry is frozen and tables exist;
+ * `destroy` runs in reverse order at shutdown.
+ */
+export interface Plugin<API = unknown> {
+  name: string;
+  dependencies?: string[];
+  register(app: App): API | Promise<API>;
+  bootstrap?(app: App, api: API): void | Promise<void>;
+  destroy?(app: App, api: API): void | Promise<void>;
+}
+
+/** Declare a plugin with its API type inferred from `register`. */
+export const definePlugin = <API>(plugin: Plugin<API>): Plugin<API> => plugin;
+
+/**
+ * Order plugins so each comes after its dependencies, keeping the given order otherwise.
+ * A missing dependency or a cycle fails before any plugin code runs.
+ */
+export function orderPlugins(plugins: Plugin<any>[]): Plugin<any>[] {
+  const byName = new Map<string, Plugin<any>>();
+  for (const p of plugins) {
+    if (byName.has(p.name)) throw configurationError(`Plugin "${p.name}" is installed twice`);
+    byName.set(p.name, p);
+  }
+  for (const p of plugins) {
+    for (const dep of p.dependencies ?? []) {
+      if (!byName.has(dep)) throw configurationError(`Plugin "${p.name}" depends on plugin "${dep}", which is not installed`);
+    }
+  }
+  const out: Plugin<any>[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (p: Plugin<any>, chain: string[]): void => {
+    if (state.get(p.name) === 'done') return;
+    if (state.get(p.name) === 'visiting') throw configurationError(`Plugin dependency cycle: ${[...chain, p.name].join(' -> ')}`);
+    state.set(p.name, 'visiting');
+    for (const dep of p.dependencies ?? []) visit(byName.get(dep)!, [...chain, p.name]);
+    state.set(p.name, 'done');
+    out.push(p);
+  };
+  for (const p of plugins) visit(p, []);
+  return out;
+}

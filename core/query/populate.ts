@@ -1,0 +1,105 @@
+import { invalidKey, validationError } from '../errors.ts';
+import { isPopulatable, type Attribute, type DynamicZoneAttribute } from '../content-types/types.ts';
+import type { Registry } from '../content-types/registry.ts';
+import type { PopulateNode, PopulateTree } from './types.ts';
+import { isPlainObject } from '../config/merge.ts';
+
+const POPULATE_KEYS = new Set(['populate', 'on']);
+
+/** The uids whose attributes apply under `attr` once populated. */
+function targetUids(attr: Attribute): string[] {
+  switch (attr.type) {
+    case 'relation':
+      return [attr.target];
+    case 'component':
+      return [attr.component];
+    case 'dynamiczone':
+      return (attr as DynamicZoneAttribute).components;
+    default:
+      return []; // media: a file has no populatable attributes here
+  }
+}
+
+/** Every populatable attribute of `uid`, one level deep: what `populate=*` means. */
+function wildcard(registry: Registry, uid: string): PopulateTree {
+  const out: PopulateTree = {};
+  for (const [name, attr] of Object.entries(registry.attributesOf(uid))) if (isPopulatable(attr)) out[name] = {};
+  return out;
+}
+
+/**
+ * Resolve the `populate` parameter (after qs parsing) against the schema of `uid`:
+ * `*`, a comma list, an array of (dotted) names, or an object of names with nested
+ * `populate` / `on`. Unknown or non-populatable names are a ValidationError naming them.
+ */
+export function resolvePopulate(registry: Registry, uid: string, raw: unknown, path = 'populate'): PopulateTree {
+  if (raw === undefined || raw === null || raw === '') return {};
+  if (raw === '*' || raw === true || raw === 'true') return wildcard(registry, uid);
+  if (typeof raw === 'string') return resolvePopulate(registry, uid, raw.split(','), path);
+  const tree: PopulateTree = {};
+  if (Array.isArray(raw)) {
+    for (const item of raw) {
+      if (typeof item !== 'string') throw validationError(`Invalid populate at ${path}`, { path });
+      if (item === '*') Object.assign(tree, wildcard(registry, uid));
+      else addDotted(registry, uid, tree, item.split('.'), path);
+    }
+    return tree;
+  }
+  if (!isPlainObject(raw)) throw validationError(`Invalid populate at ${path}`, { path });
+  for (const [name, value] of Object.entries(raw)) {
+    const attr = attribute(registry, uid, name, path);
+    tree[name] = resolveNode(registry, attr, value, `${path}.${name}`);
+  }
+  return tree;
+}
+
+function attribute(registry: Registry, uid: string, name: string, path: string): Attribute {
+  const attrs = registry.attributesOf(uid);
+  const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
+  if (!attr || !isPopulatable(attr)) throw invalidKey(name, `${path}.${name}`, 'query', 'populate');
+  return attr;
+}
+
+/** `a.b.c`: populate a, then b inside it, then c. */
+function addDotted(registry: Registry, uid: string, tree: PopulateTree, parts: string[], path: string): void {
+  const [head, ...rest] = parts;
+  const attr = attribute(registry, uid, head, path);
+  const node = (tree[head] ??= {});
+  if (rest.length === 0) return;
+  const [target] = targetUids(attr);
+  if (!target || attr.type === 'dynamiczone') throw invalidKey(rest[0], `${path}.${head}.${rest[0]}`, 'query', 'populate');
+  addDotted(registry, target, (node.populate ??= {}), rest, `${path}.${head}`);
+}
+
+function resolveNode(registry: Registry, attr: Attribute, value: unknown, path: string): PopulateNode {
+  if (value === true || value === 'true' || value === '*') return {};
+  if (value === false || value === 'false') return {};
+  if (!isPlainObject(value)) throw validationError(`Invalid populate at ${path}`, { path });
+  const node: PopulateNode = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (!POPULATE_KEYS.has(key)) throw invalidKey(key, `${path}.${key}`, 'query', 'populate');
+    if (key === 'populate') {
+      const uids = targetUids(attr);
+      if (attr.type === 'dynamiczone') {
+        // shared strategy: the same populate applied to every component of the zone
+        node.on = Object.fromEntries(uids.map((u) => [u, { populate: resolvePopulate(registry, u, inner, `${path}.populate`) }]));
+      } else if (uids.length === 1) {
+        node.populate = resolvePopulate(registry, uids[0], inner, `${path}.populate`);
+      } else {
+        throw invalidKey(key, `${path}.${key}`, 'query', 'populate');
+      }
+    } else {
+      if (attr.type !== 'dynamiczone' || !isPlainObject(inner)) throw invalidKey(key, `${path}.${key}`, 'query', 'populate');
+      node.on = {};
+      for (const [component, sub] of Object.entries(inner)) {
+        if (!(attr as DynamicZoneAttribute).components.includes(component)) {
+          throw invalidKey(component, `${path}.on.${component}`, 'query', 'populate');
+        }
+        node.on[component] = isPlainObject(sub) && sub.populate !== undefined
+          ? { populate: resolvePopulate(registry, component, sub.populate, `${path}.on.${component}.populate`) }
+          : {};
+      }
+    }
+  }
+  return node;
+}

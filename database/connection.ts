@@ -1,0 +1,47 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+export interface ConnectionOptions {
+  connectionString?: string;
+  host?: string;
+  port?: number;
+  database?: string;
+  user?: string;
+  password?: string;
+  ssl?: boolean | Record<string, unknown>;
+}
+
+const INT8_OID = 20;
+
+/**
+ * Per-connection type parsers: ids are bigserial (int8), which pg returns as strings.
+ * Row ids stay far below 2^53, so numbers are safe; setting this per connection (not on
+ * the global `pg.types`) keeps two apps in one process independent.
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID && format !== 'binary') return (v: string) => Number(v);
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+/** Open a knex pool on PostgreSQL. */
+export function createConnection(options: {
+  connection: ConnectionOptions | string;
+  pool?: { min?: number; max?: number };
+  /** observes every SQL statement (tests count statements with it) */
+  onQuery?: (sql: string) => void;
+}): Knex {
+  const connection = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
+  const db = knexFactory({
+    client: 'pg',
+    connection: { ...connection, types } as Knex.PgConnectionConfig,
+    pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
+    acquireConnectionTimeout: 10000,
+  });
+  if (options.onQuery) {
+    const onQuery = options.onQuery;
+    db.on('query', (q: { sql: string }) => onQuery(q.sql));
+  }
+  return db;
+}

@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { ContentType } from '../core/content-types/types.ts';
+
+/** The sequence every component instance takes its `id` from. */
+export const COMPONENT_ID_SEQUENCE = 'vellum_component_ids';
+
+const short = (s: string): string => createHash('sha1').update(s).digest('hex').slice(0, 8);
+
+/** Name of the unique expression index of `attribute` on `table` (kept under 63 bytes). */
+export function uniqueIndexName(table: string, attribute: string): string {
+  return `${table.slice(0, 30)}_${attribute.slice(0, 16)}_${short(`${table}.${attribute}`)}_uq`.toLowerCase();
+}
+
+const UNIQUE_SUFFIX = '_uq';
+
+/**
+ * Create (idempotently) the table and indexes of every content-type. Every table has the
+ * same columns; attributes live in `data`. Unique attributes get unique expression indexes
+ * scoped like the document versions (per locale, drafts apart from published rows), so the
+ * database, not a read-then-write check, decides a race between two writers.
+ */
+export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise<void> {
+  await db.raw(`CREATE SEQUENCE IF NOT EXISTS ${COMPONENT_ID_SEQUENCE}`);
+  for (const ct of contentTypes) {
+    const t = ct.collectionName;
+    await db.raw(
+      `CREATE TABLE IF NOT EXISTS ?? (
+        id bigserial PRIMARY KEY,
+        document_id varchar(32) NOT NULL,
+        locale varchar(32),
+        published_at timestamptz(3),
+        data jsonb NOT NULL DEFAULT '{}'::jsonb,
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        updated_at timestamptz(3) NOT NULL DEFAULT now(),
+        created_by_id bigint,
+        updated_by_id bigint
+      )`,
+      [t],
+    );
+    await db.raw(
+      `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (document_id, coalesce(locale, ''), (published_at IS NULL))`,
+      [`${t.slice(0, 50)}_version_key`, t],
+    );
+    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? USING gin (data jsonb_path_ops)`, [`${t.slice(0, 54)}_data_gin`, t]);
+
+    const wanted = new Map<string, string>();
+    for (const [name, attr] of Object.entries(ct.attributes)) {
+      if ('unique' in attr && attr.unique) wanted.set(uniqueIndexName(t, name), name);
+    }
+    const existing = await db.raw(
+      `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname LIKE ?`,
+      [t, `%${UNIQUE_SUFFIX}`],
+    );
+    for (const { indexname } of existing.rows as Array<{ indexname: string }>) {
+      // a `unique` removed from the schema must stop being enforced
+      if (!wanted.has(indexname)) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
+    }
+    for (const [index, attribute] of wanted) {
+      // DDL takes no bind parameters; attribute names are identifiers checked by the schema validator
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(attribute)) throw new Error(`bad attribute name ${attribute}`);
+      await db.raw(
+        `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ((data->>'${attribute}'), coalesce(locale, ''), (published_at IS NULL))`,
+        [index, t],
+      );
+    }
+  }
+}

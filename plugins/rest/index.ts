@@ -1,0 +1,57 @@
+import { definePlugin } from '../../core/kernel/plugin.ts';
+import type { HttpMethod } from '../../core/http/server.ts';
+import type { PaginationConfig } from '../../core/query/pagination.ts';
+import { createControllers, type Controllers } from './controllers.ts';
+
+interface RestConfig { prefix?: string; defaultLimit?: number; maxLimit?: number | null; withCount?: boolean }
+
+/** method, path suffix, controller, permission action */
+type RouteSpec = [HttpMethod, string, keyof Controllers, string];
+
+const COLLECTION: RouteSpec[] = [
+  ['GET', '', 'find', 'find'],
+  ['POST', '', 'create', 'create'],
+  ['GET', '/:documentId', 'findOne', 'findOne'],
+  ['PUT', '/:documentId', 'update', 'update'],
+  ['DELETE', '/:documentId', 'delete', 'delete'],
+];
+const SINGLE: RouteSpec[] = [
+  ['GET', '', 'findOne', 'find'],
+  ['PUT', '', 'update', 'update'],
+  ['DELETE', '', 'delete', 'delete'],
+];
+
+/**
+ * The REST content API: Strapi 5's routes under `api.rest.prefix` (default /api) for every
+ * app content-type (`api::*`). Each route names its permission action (`<uid>.<action>`,
+ * `find` for a single type's GET as Strapi does) for the auth plugin to check.
+ */
+export const restPlugin = definePlugin({
+  name: 'rest',
+  register() {
+    return {};
+  },
+  bootstrap(app) {
+    const rest = ((app.config.api as { rest?: RestConfig }).rest ?? {}) as RestConfig;
+    const prefix = rest.prefix ?? '/api';
+    const pagination: PaginationConfig = {
+      defaultLimit: rest.defaultLimit ?? 25,
+      maxLimit: rest.maxLimit === undefined ? 100 : rest.maxLimit,
+      withCount: rest.withCount ?? true,
+    };
+    for (const ct of app.registry.contentTypes()) {
+      if (ct.origin !== 'api') continue;
+      const controllers = createControllers(app, ct, pagination);
+      const single = ct.kind === 'singleType';
+      const base = `${prefix}/${single ? ct.info.singularName : ct.info.pluralName}`;
+      for (const [method, suffix, controller, action] of single ? SINGLE : COLLECTION) {
+        app.server.route({
+          method,
+          path: base + suffix,
+          handler: (ctx) => controllers[controller](ctx),
+          config: { action: `${ct.uid}.${action}` },
+        });
+      }
+    }
+  },
+});

@@ -1,0 +1,32 @@
+import type { Registry } from '../../core/content-types/registry.ts';
+import { validationError } from '../../core/errors.ts';
+import { resolvePopulate } from '../../core/query/populate.ts';
+import { parsePagination, type PaginationConfig } from '../../core/query/pagination.ts';
+import type { Query, Status } from '../../core/query/types.ts';
+
+/** Query parameters of Strapi's content API that Vellum does not answer yet: refused, never ignored. */
+const NOT_YET = new Set(['fields', 'filters', 'sort', '_q', 'publicationFilter']);
+
+function parseStatus(raw: unknown): Status {
+  if (raw === undefined) return 'published';
+  if (raw === 'published' || raw === 'draft') return raw;
+  throw validationError(`Invalid status: expected "draft" or "published"`, { key: 'status', source: 'query' });
+}
+
+/**
+ * The REST query string (already qs-parsed) as one resolved Query. Unknown top-level
+ * parameters are ignored, as Strapi does without `strictParams`.
+ */
+export function parseRestQuery(registry: Registry, uid: string, raw: Record<string, unknown>, pagination: PaginationConfig): Query {
+  for (const key of Object.keys(raw)) {
+    if (NOT_YET.has(key)) throw validationError(`The "${key}" parameter is not supported by this version of Vellum`, { key, source: 'query' });
+  }
+  const locale = raw.locale;
+  if (locale !== undefined && typeof locale !== 'string') throw validationError('Invalid locale', { key: 'locale', source: 'query' });
+  return {
+    populate: resolvePopulate(registry, uid, raw.populate),
+    pagination: parsePagination(raw.pagination, pagination),
+    status: parseStatus(raw.status),
+    locale,
+  };
+}
