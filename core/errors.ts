@@ -12,9 +12,11 @@ export type ErrorName =
   | 'ForbiddenError'
   | 'NotFoundError'
   | 'MethodNotAllowedError'
+  | 'RequestTimeoutError'
   | 'PayloadTooLargeError'
   | 'UnsupportedMediaTypeError'
   | 'RateLimitError'
+  | 'RequestHeaderFieldsTooLargeError'
   | 'InternalServerError';
 
 const STATUS: Record<ErrorName, number> = {
@@ -25,9 +27,11 @@ const STATUS: Record<ErrorName, number> = {
   ForbiddenError: 403,
   NotFoundError: 404,
   MethodNotAllowedError: 405,
+  RequestTimeoutError: 408,
   PayloadTooLargeError: 413,
   UnsupportedMediaTypeError: 415,
   RateLimitError: 429,
+  RequestHeaderFieldsTooLargeError: 431,
   InternalServerError: 500,
 };
 
@@ -83,6 +87,13 @@ export const methodNotAllowed = (): AppError => new AppError('MethodNotAllowedEr
 
 export const payloadTooLarge = (message = 'Payload Too Large'): AppError =>
   new AppError('PayloadTooLargeError', message);
+
+/** The request line or headers exceed what Node's HTTP parser accepts (a huge URL, say). */
+export const headersTooLarge = (): AppError =>
+  new AppError('RequestHeaderFieldsTooLargeError', 'Request Header Fields Too Large');
+
+/** The client took longer than the server's request timeout to send its request. */
+export const requestTimeout = (): AppError => new AppError('RequestTimeoutError', 'Request Timeout');
 
 export const unsupportedMediaType = (message = 'Unsupported Media Type'): AppError =>
   new AppError('UnsupportedMediaTypeError', message);

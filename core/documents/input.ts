@@ -96,6 +96,8 @@ function walkObject(
   // keep what the client did not send (an update is partial), then overwrite what it did;
   // relations are resolved later into this very object, so it must not be copied afterwards
   out: Record<string, unknown> = existing ? { ...existing } : {},
+  // what relation inputs apply to: the stored value (a kept component instance has one too)
+  stored: Record<string, unknown> | null = existing,
 ): Record<string, unknown> {
   for (const key of Object.keys(input)) {
     if (!Object.hasOwn(attributes, key) && !allowedExtra.has(key)) {
@@ -112,7 +114,7 @@ function walkObject(
       applyDefault(walk, attr, at, out, name);
       continue;
     }
-    writeAttribute(walk, attr, value, at, out, name, existing?.[name]);
+    writeAttribute(walk, attr, value, at, out, name, stored?.[name]);
   }
   return out;
 }
@@ -261,5 +263,7 @@ function instance(
   target.documentId = kept ? kept.documentId : createId();
   // a new instance's id is filled in place from the sequence once the whole payload is valid
   if (!kept) walk.out.newComponents.push(target);
-  return walkObject(walk, attributes, value, null, path, extra, target);
+  // a component is sent whole (Strapi cannot patch one by id), but `connect` inside a kept
+  // instance applies to the relations it already holds
+  return walkObject(walk, attributes, value, null, path, extra, target, kept ?? null);
 }

@@ -83,21 +83,56 @@ export function referencedIds(input: RelationInput): string[] {
   return input.kind === 'set' ? input.refs.map((r) => r.documentId) : input.connect.map((r) => r.documentId);
 }
 
+const anchorOf = (pos: Position | undefined): string | undefined =>
+  pos && 'before' in pos ? pos.before : pos && 'after' in pos ? pos.after : undefined;
+
+/**
+ * Order connect items so that an item placed relative to another one connected later in the
+ * same request comes after it, as Strapi does (its `sortConnectArray`); otherwise such a
+ * request would be refused for an anchor that it connects itself. Items whose anchors are
+ * already in the list keep their order. Returns an error message for anchors in a cycle.
+ */
+function orderConnect(connect: RelationRef[], list: string[]): RelationRef[] | string {
+  const pending = new Map(connect.map((r) => [r.documentId, r]));
+  const present = new Set(list);
+  const ordered: RelationRef[] = [];
+  const visiting = new Set<string>();
+  const visit = (ref: RelationRef): string | undefined => {
+    if (!pending.has(ref.documentId)) return undefined; // placed already
+    const anchor = anchorOf(ref.position);
+    if (anchor !== undefined && !present.has(anchor) && pending.has(anchor)) {
+      if (visiting.has(anchor)) return `cannot place ${ref.documentId} relative to ${anchor}, which is placed relative to it`;
+      visiting.add(ref.documentId);
+      const error = visit(pending.get(anchor)!);
+      if (error) return error;
+    }
+    pending.delete(ref.documentId);
+    ordered.push(ref);
+    return undefined;
+  };
+  for (const ref of connect) {
+    const error = visit(ref);
+    if (error) return error;
+  }
+  return ordered;
+}
+
 /**
  * Apply an input to the current ordered list of documentIds. Connect items are applied one
- * after another, each at its position (default: the end); an item already present moves.
+ * after another (anchors connected in the same request first), each at its position
+ * (default: the end); an item already present moves when a position is given.
  * Returns an error message when a position names a document that is not in the list.
  */
 export function applyRelationInput(current: string[], input: RelationInput): string[] | string {
   if (input.kind === 'set') return [...new Set(input.refs.map((r) => r.documentId))];
   const drop = new Set(input.disconnect.map((r) => r.documentId));
   const list = current.filter((id) => !drop.has(id));
-  for (const ref of input.connect) {
+  const connect = orderConnect(input.connect, list);
+  if (typeof connect === 'string') return connect;
+  for (const ref of connect) {
     const at = list.indexOf(ref.documentId);
-    if (at >= 0) {
-      if (!ref.position) continue; // already connected and no new place asked: keep its place
-      list.splice(at, 1);
-    }
+    // connecting an item again moves it, by default to the end, as Strapi does
+    if (at >= 0) list.splice(at, 1);
     const pos = ref.position ?? { end: true };
     if ('start' in pos) list.unshift(ref.documentId);
     else if ('end' in pos) list.push(ref.documentId);
@@ -109,4 +144,16 @@ export function applyRelationInput(current: string[], input: RelationInput): str
     }
   }
   return list;
+}
+
+/**
+ * The target of a to-one relation after `input`. Only the last item given counts (facts §7):
+ * it replaces the current target even when that one is listed too, and positions mean
+ * nothing, so the list semantics of `applyRelationInput` (keep an item's place) do not apply.
+ */
+export function applyToOneInput(current: string | null, input: RelationInput): string | null {
+  const given = input.kind === 'set' ? input.refs : input.connect;
+  if (given.length > 0) return given[given.length - 1].documentId;
+  if (input.kind === 'set') return null;
+  return current !== null && input.disconnect.some((r) => r.documentId === current) ? null : current;
 }

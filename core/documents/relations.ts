@@ -3,15 +3,19 @@ import { fieldErrors, type FieldIssue } from '../errors.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isToMany, type RelationAttribute } from '../content-types/types.ts';
 import type { PendingMedia, PendingRelation } from './input.ts';
-import { applyRelationInput, referencedIds, type RelationInput } from './relation-input.ts';
+import { applyRelationInput, applyToOneInput, referencedIds, type RelationInput } from './relation-input.ts';
 
 /** A write to the inverse (`mappedBy`) side, applied to the owners once the document exists. */
 export interface InverseWrite {
+  path: string[];
   attr: RelationAttribute;
   input: RelationInput;
 }
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []);
+
+const positionIssue = (path: string[], message: string): FieldIssue =>
+  ({ path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value: null });
 
 /**
  * Check that every referenced document and file exists (one statement per target type),
@@ -47,16 +51,16 @@ export async function resolveRelations(
     }
     if (r.attr.mappedBy) {
       delete r.holder[r.key];
-      inverse.push({ attr: r.attr, input: r.input });
+      inverse.push({ path: r.path, attr: r.attr, input: r.input });
+      continue;
+    }
+    if (!isToMany(r.attr)) {
+      r.holder[r.key] = applyToOneInput(asList(r.current).at(-1) ?? null, r.input);
       continue;
     }
     const next = applyRelationInput(asList(r.current), r.input);
-    if (typeof next === 'string') {
-      issues.push({ path: r.path, message: `${r.path.join('.')} ${next}`, name: 'ValidationError', value: null });
-      continue;
-    }
-    // on a to-one relation only the last item counts (facts §7)
-    r.holder[r.key] = isToMany(r.attr) ? next : (next[next.length - 1] ?? null);
+    if (typeof next === 'string') issues.push(positionIssue(r.path, next));
+    else r.holder[r.key] = next;
   }
 
   if (media.length > 0) {
@@ -104,18 +108,25 @@ export async function enforceExclusiveTargets(
 /**
  * Apply writes made through inverse sides by rewriting the owners' stored relation: the set
  * of owners pointing at `documentId` becomes what the input asks for. Inverse sides have no
- * stored order, so `position` only affects which item wins on a to-one side.
+ * stored order, so positions are only checked (an anchor must be connected, as on the owning
+ * side); a failure throws, and the caller's transaction undoes the row already written.
  */
 export async function applyInverseWrites(db: Knex, registry: Registry, documentId: string, writes: InverseWrite[]): Promise<void> {
-  for (const { attr, input } of writes) {
+  for (const { path: at, attr, input } of writes) {
     const owner = registry.owningSide(attr)!;
     const table = registry.contentType(owner.uid).collectionName;
     const holds = owner.toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
     const current = (await db(table).select('document_id').whereRaw(holds, [owner.attribute, documentId]).groupBy('document_id').orderByRaw('min(id)'))
       .map((r: { document_id: string }) => r.document_id);
-    let next = applyRelationInput(current, input);
-    if (typeof next === 'string') next = current;
-    if (!isToMany(attr)) next = next.slice(-1);
+    let next: string[];
+    if (isToMany(attr)) {
+      const list = applyRelationInput(current, input);
+      if (typeof list === 'string') throw fieldErrors([positionIssue(at, list)]);
+      next = list;
+    } else {
+      const kept = applyToOneInput(current.at(-1) ?? null, input);
+      next = kept === null ? [] : [kept];
+    }
     const added = next.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !next.includes(id));
     const path = db.raw('ARRAY[?]::text[]', [owner.attribute]);

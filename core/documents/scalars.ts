@@ -21,6 +21,10 @@ const INT32_MAX = 2147483647;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const MAX_EMAIL_LENGTH = 254;
+// A unique attribute has a B-tree index, whose entries PostgreSQL caps at about 2.7 kB after
+// compression, so whether a long value fits would depend on how well it compresses. A fixed
+// cap (leaving room for the locale in the same entry) gives every client the same answer.
+const MAX_UNIQUE_BYTES = 2048;
 
 const UID_PATTERN = /^[A-Za-z0-9-_.~]*$/;
 // The WHATWG (HTML form) email rule, also what yup uses.
@@ -64,6 +68,9 @@ function checkString(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarC
   const length = [...value].length;
   if (attr.minLength !== undefined && length < attr.minLength) return fail(`must be at least ${attr.minLength} characters`);
   if (attr.maxLength !== undefined && length > attr.maxLength) return fail(`must be at most ${attr.maxLength} characters`);
+  if (attr.unique && Buffer.byteLength(value) > MAX_UNIQUE_BYTES) {
+    return fail(`must be at most ${MAX_UNIQUE_BYTES} bytes (UTF-8) to be unique`, true);
+  }
   if (attr.type === 'enumeration' && !(attr.enum ?? []).includes(value)) {
     return fail(`must be one of the following values: ${(attr.enum ?? []).join(', ')}`);
   }

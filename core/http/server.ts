@@ -1,13 +1,16 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import qs from 'qs';
 import type { Logger } from 'pino';
-import { AppError, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, validationError } from '../errors.ts';
-import { guardBody } from './body-guard.ts';
+import {
+  AppError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, requestTimeout, validationError,
+} from '../errors.ts';
+import { explainForbiddenKey, guardBody } from './body-guard.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -55,11 +58,15 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 const QS_OPTIONS = { depth: 20, strictDepth: true, arrayLimit: 100, parameterLimit: 1000, throwOnLimitExceeded: true } as const;
 
+/** What co-body's JSON parser (@hapi/bourne) throws for a `__proto__` key. */
+const PROTO_POISONING = 'Object contains forbidden prototype property';
+
 /** Turn anything thrown while handling a request into Strapi's error envelope. */
 function toAppError(err: unknown): AppError | null {
   if (isAppError(err)) return err;
-  const e = err as { status?: number; type?: string; expose?: boolean; message?: string };
+  const e = err as { status?: number; type?: string; expose?: boolean; message?: string; body?: unknown };
   if (e?.status === 413 || e?.type === 'entity.too.large') return payloadTooLarge();
+  if (err instanceof SyntaxError && e.message === PROTO_POISONING && typeof e.body === 'string') return explainForbiddenKey(e.body);
   if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e.status === 400)) {
     return validationError('Invalid JSON in request body');
   }
@@ -67,6 +74,44 @@ function toAppError(err: unknown): AppError | null {
     return e.status === 404 ? notFound() : e.status === 405 ? methodNotAllowed() : validationError(e.message ?? 'Bad Request');
   }
   return null;
+}
+
+/**
+ * Refuse NUL anywhere in the URL: no route, parameter or stored value can hold one, and
+ * PostgreSQL rejects it in any text it is compared with (a 500 on reads otherwise).
+ * `%00` is the only way to send it: the HTTP parser refuses a raw NUL byte.
+ */
+function guardUrl(url: string): void {
+  if (url.includes('%00')) throw validationError('The URL must not contain NUL characters');
+}
+
+/** The envelope for a request Node's HTTP parser refused, with the status Node would use. */
+function clientErrorOf(err: NodeJS.ErrnoException): AppError {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW': return headersTooLarge();
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': return payloadTooLarge();
+    case 'ERR_HTTP_REQUEST_TIMEOUT': return requestTimeout();
+    default: return validationError('Bad Request');
+  }
+}
+
+/**
+ * Answer a request that never reached Koa (a URL over the header size limit, a malformed
+ * request line) in the envelope too, instead of Node's bare status line; then close,
+ * since the rest of the stream cannot be trusted to start a request.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const appErr = clientErrorOf(err);
+  const body = JSON.stringify({ data: null, error: appErr.toJSON() });
+  socket.end(
+    `HTTP/1.1 ${appErr.status} ${http.STATUS_CODES[appErr.status]}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Create the Koa server: request ids, JSON logs, the error envelope, body parsing, routes. */
@@ -91,6 +136,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       const known = toAppError(err);
       if (!known) ctx.state.log.error({ err }, 'unhandled error');
       const appErr = known ?? internalError();
+      // a body left half-read (a 413) would otherwise be parsed as the next request on this connection
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
       ctx.status = appErr.status;
       ctx.body = { data: null, error: appErr.toJSON() };
     } finally {
@@ -100,6 +147,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   });
 
   koa.use(async (ctx, next) => {
+    guardUrl(ctx.url);
     try {
       ctx.state.query = qs.parse(ctx.querystring, QS_OPTIONS) as Record<string, unknown>;
     } catch {
@@ -108,7 +156,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     await next();
   });
 
-  koa.use(koaBody({ ...options.body, jsonStrict: true, multipart: false, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH] }));
+  // Not strict: any JSON value parses, so a body that is not an object gets the route's own
+  // error (REST: 'Missing "data" payload') rather than a misleading "Invalid JSON".
+  koa.use(koaBody({ ...options.body, jsonStrict: false, multipart: false, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH] }));
   koa.use(async (ctx, next) => {
     guardBody(ctx.request.body);
     await next();
@@ -125,6 +175,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     koa.use(async (ctx, next) => {
       await next();
       if (ctx.status === 404 && ctx.body == null) throw notFound();
+      // allowedMethods answered 405 (or 501 for a method no route uses) and set the Allow header HTTP requires
+      if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) throw methodNotAllowed();
     });
     const router = new Router<RequestState>();
     for (const r of routes) {
@@ -138,7 +190,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       });
     }
     koa.use(router.routes());
-    koa.use(router.allowedMethods({ throw: true, methodNotAllowed: () => methodNotAllowed(), notImplemented: () => methodNotAllowed() }));
+    koa.use(router.allowedMethods());
   }
 
   return {
@@ -157,6 +209,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     async listen(port, host) {
       mountRoutes();
       server = http.createServer(koa.callback());
+      server.on('clientError', answerClientError);
       // keep-alive sockets must not outlive a graceful shutdown by more than the timeout
       server.keepAliveTimeout = 5000;
       await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,22 @@ import { isPlainObject } from '../config/merge.ts';
 
 const POPULATE_KEYS = new Set(['populate', 'on']);
 
+/**
+ * How many relations/components deep a populate may reach. The brief sets no limit, but each
+ * level costs statements; a dotted path like `a.b.a.b…` (which qs' depth limit does not bound)
+ * could otherwise ask for thousands.
+ */
+export const MAX_POPULATE_DEPTH = 20;
+
+/** Paths in errors are relative to the populate parameter, as Strapi reports them (`author.avatar`). */
+const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
+
+function checkDepth(path: string): void {
+  if (path.split('.').filter((p) => p !== 'populate' && p !== 'on').length > MAX_POPULATE_DEPTH) {
+    throw validationError(`populate is nested more than ${MAX_POPULATE_DEPTH} levels deep`, { key: 'populate', source: 'query' });
+  }
+}
+
 /** The uids whose attributes apply under `attr` once populated. */
 function targetUids(attr: Attribute): string[] {
   switch (attr.type) {
@@ -32,23 +48,24 @@ function wildcard(registry: Registry, uid: string): PopulateTree {
  * `*`, a comma list, an array of (dotted) names, or an object of names with nested
  * `populate` / `on`. Unknown or non-populatable names are a ValidationError naming them.
  */
-export function resolvePopulate(registry: Registry, uid: string, raw: unknown, path = 'populate'): PopulateTree {
+export function resolvePopulate(registry: Registry, uid: string, raw: unknown, path = ''): PopulateTree {
+  checkDepth(path);
   if (raw === undefined || raw === null || raw === '') return {};
   if (raw === '*' || raw === true || raw === 'true') return wildcard(registry, uid);
   if (typeof raw === 'string') return resolvePopulate(registry, uid, raw.split(','), path);
   const tree: PopulateTree = {};
   if (Array.isArray(raw)) {
     for (const item of raw) {
-      if (typeof item !== 'string') throw validationError(`Invalid populate at ${path}`, { path });
+      if (typeof item !== 'string') throw validationError(`Invalid populate at ${path || 'populate'}`, { key: 'populate', path, source: 'query' });
       if (item === '*') Object.assign(tree, wildcard(registry, uid));
       else addDotted(registry, uid, tree, item.split('.'), path);
     }
     return tree;
   }
-  if (!isPlainObject(raw)) throw validationError(`Invalid populate at ${path}`, { path });
+  if (!isPlainObject(raw)) throw validationError(`Invalid populate at ${path || 'populate'}`, { key: 'populate', path, source: 'query' });
   for (const [name, value] of Object.entries(raw)) {
     const attr = attribute(registry, uid, name, path);
-    tree[name] = resolveNode(registry, attr, value, `${path}.${name}`);
+    tree[name] = resolveNode(registry, attr, value, join(path, name));
   }
   return tree;
 }
@@ -56,25 +73,26 @@ export function resolvePopulate(registry: Registry, uid: string, raw: unknown, p
 function attribute(registry: Registry, uid: string, name: string, path: string): Attribute {
   const attrs = registry.attributesOf(uid);
   const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
-  if (!attr || !isPopulatable(attr)) throw invalidKey(name, `${path}.${name}`, 'query', 'populate');
+  if (!attr || !isPopulatable(attr)) throw invalidKey(name, join(path, name), 'query', 'populate');
   return attr;
 }
 
 /** `a.b.c`: populate a, then b inside it, then c. */
 function addDotted(registry: Registry, uid: string, tree: PopulateTree, parts: string[], path: string): void {
   const [head, ...rest] = parts;
+  checkDepth(join(path, head));
   const attr = attribute(registry, uid, head, path);
   const node = (tree[head] ??= {});
   if (rest.length === 0) return;
   const [target] = targetUids(attr);
-  if (!target || attr.type === 'dynamiczone') throw invalidKey(rest[0], `${path}.${head}.${rest[0]}`, 'query', 'populate');
-  addDotted(registry, target, (node.populate ??= {}), rest, `${path}.${head}`);
+  if (!target || attr.type === 'dynamiczone') throw invalidKey(rest[0], join(join(path, head), rest[0]), 'query', 'populate');
+  addDotted(registry, target, (node.populate ??= {}), rest, join(path, head));
 }
 
 function resolveNode(registry: Registry, attr: Attribute, value: unknown, path: string): PopulateNode {
   if (value === true || value === 'true' || value === '*') return {};
   if (value === false || value === 'false') return {};
-  if (!isPlainObject(value)) throw validationError(`Invalid populate at ${path}`, { path });
+  if (!isPlainObject(value)) throw validationError(`Invalid populate at ${path || 'populate'}`, { key: 'populate', path, source: 'query' });
   const node: PopulateNode = {};
   for (const [key, inner] of Object.entries(value)) {
     if (!POPULATE_KEYS.has(key)) throw invalidKey(key, `${path}.${key}`, 'query', 'populate');

@@ -21,7 +21,8 @@ describe('relation inputs', () => {
     expect(apply(['a', 'b'], { connect: [{ documentId: 'x', position: { before: 'b' } }] })).toEqual(['a', 'x', 'b']);
     expect(apply(['a', 'b'], { connect: [{ documentId: 'x', position: { after: 'a' } }, { documentId: 'y', position: { after: 'x' } }] })).toEqual(['a', 'x', 'y', 'b']);
     expect(apply(['a', 'b', 'c'], { connect: [{ documentId: 'c', position: { start: true } }] })).toEqual(['c', 'a', 'b']);
-    expect(apply(['a', 'b'], { connect: ['a'] })).toEqual(['a', 'b']);
+    // connecting an already connected item moves it to the end (Strapi's default position)
+    expect(apply(['a', 'b'], { connect: ['a'] })).toEqual(['b', 'a']);
   });
   it('reports an anchor that is not connected', () => {
     expect(apply(['a'], { connect: [{ documentId: 'x', position: { before: 'zzz' } }] })).toMatch(/zzz/);
