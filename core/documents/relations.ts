@@ -87,10 +87,12 @@ export async function enforceExclusiveTargets(
   uid: string,
   documentId: string,
   data: Record<string, unknown>,
+  written: ReadonlySet<string>,
 ): Promise<void> {
   const ct = registry.contentType(uid);
   for (const [name, attr] of Object.entries(ct.attributes)) {
-    if (attr.type !== 'relation' || !attr.inversedBy) continue;
+    // a relation this write did not touch cannot have gained a target
+    if (!written.has(name) || attr.type !== 'relation' || !attr.inversedBy) continue;
     if (attr.relation !== 'oneToOne' && attr.relation !== 'oneToMany') continue;
     const targets = asList(data[name]);
     if (targets.length === 0) continue;

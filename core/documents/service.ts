@@ -106,7 +106,8 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
         data: prepared.data,
       });
     }
-    await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data);
+    const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
+    await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written);
     await applyInverseWrites(ctx.db, registry, documentId, inverse);
     return prepared.data;
   }
