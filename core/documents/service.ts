@@ -167,7 +167,11 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
           : (core[action] as (c: DocumentContext<A>) => Promise<ResultOf[A]>)(ctx);
       return (await dispatch(0)) as ResultOf[A];
     };
-    if (!WRITES.has(action)) return exec(db());
+    if (!WRITES.has(action)) {
+      return exec(db()).catch((err: unknown) => {
+        throw translateDatabaseError(err, contentType);
+      });
+    }
     // one transaction per write: a failure anywhere leaves nothing half-written
     return db().transaction((trx) => exec(trx)).catch((err: unknown) => {
       throw translateDatabaseError(err, contentType);

@@ -2,6 +2,16 @@ import { invalidKey, isAppError, validationError, type AppError } from '../error
 
 export const MAX_BODY_DEPTH = 64;
 
+// Half of a UTF-16 surrogate pair: JSON can escape one ("\ud800"), PostgreSQL cannot store it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why PostgreSQL would refuse this text, if it would. */
+function unstorable(text: string): string | null {
+  if (text.includes('\u0000')) return 'must not contain NUL characters';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode (no lone surrogates)';
+  return null;
+}
+
 /** A value still to check, linked to its parent so an error can name where it is. */
 interface Entry {
   value: unknown;
@@ -19,10 +29,11 @@ function pathOf(entry: Entry): string {
 
 /**
  * Reject bodies no attribute could ever hold before anything walks them recursively:
- * nesting deeper than MAX_BODY_DEPTH (a stack-overflow risk), NUL characters in keys or
- * strings (PostgreSQL's jsonb cannot store them), and `__proto__` keys (copying one into
- * an object with `obj[key] = value` replaces that object's prototype). Iterative, so
- * hostile input cannot overflow the stack here either.
+ * nesting deeper than MAX_BODY_DEPTH (a stack-overflow risk), keys or strings PostgreSQL
+ * cannot store (NUL characters, lone surrogates: a clear 400 here rather than a vague one
+ * when the database refuses the write), and `__proto__` keys (copying one into an object
+ * with `obj[key] = value` replaces that object's prototype). Iterative, so hostile input
+ * cannot overflow the stack here either.
  */
 export function guardBody(body: unknown): void {
   const stack: Entry[] = [{ value: body, depth: 0, key: '', parent: null }];
@@ -30,7 +41,8 @@ export function guardBody(body: unknown): void {
     const entry = stack.pop()!;
     const { value, depth } = entry;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) throw validationError('Strings must not contain NUL characters');
+      const problem = unstorable(value);
+      if (problem) throw validationError(`Strings ${problem}`);
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
@@ -40,7 +52,8 @@ export function guardBody(body: unknown): void {
       continue;
     }
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) throw validationError('Keys must not contain NUL characters');
+      const problem = unstorable(key);
+      if (problem) throw validationError(`Keys ${problem}`);
       const child: Entry = { value: item, depth: depth + 1, key, parent: entry };
       if (key === '__proto__') throw invalidKey(key, pathOf(child), 'body');
       stack.push(child);

@@ -22,7 +22,10 @@ export function parseRestQuery(registry: Registry, uid: string, raw: Record<stri
     if (NOT_YET.has(key)) throw validationError(`The "${key}" parameter is not supported by this version of Vellum`, { key, source: 'query' });
   }
   const locale = raw.locale;
-  if (locale !== undefined && typeof locale !== 'string') throw validationError('Invalid locale', { key: 'locale', source: 'query' });
+  // a locale code (en, fr, pt-BR, zh-Hant-TW); which ones exist is the i18n plugin's business
+  if (locale !== undefined && (typeof locale !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/.test(locale))) {
+    throw validationError('Invalid locale', { key: 'locale', source: 'query' });
+  }
   return {
     populate: resolvePopulate(registry, uid, raw.populate),
     pagination: parsePagination(raw.pagination, pagination),

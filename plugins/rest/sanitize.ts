@@ -60,7 +60,8 @@ export function sanitizeInput(registry: Registry, uid: string, data: Obj): Obj {
       out[key] = Array.isArray(value) ? value.map(clean) : clean(value);
       continue;
     }
-    out[key] = value;
+    // defined, not assigned: a `__proto__` key must stay a plain key for validation to refuse
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
