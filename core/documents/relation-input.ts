@@ -120,7 +120,7 @@ function orderConnect(connect: RelationRef[], list: string[]): RelationRef[] | s
 /**
  * Apply an input to the current ordered list of documentIds. Connect items are applied one
  * after another (anchors connected in the same request first), each at its position
- * (default: the end); an item already present moves when a position is given.
+ * (default: the end); an item already present moves to its new place.
  * Returns an error message when a position names a document that is not in the list.
  */
 export function applyRelationInput(current: string[], input: RelationInput): string[] | string {
@@ -149,7 +149,7 @@ export function applyRelationInput(current: string[], input: RelationInput): str
 /**
  * The target of a to-one relation after `input`. Only the last item given counts (facts §7):
  * it replaces the current target even when that one is listed too, and positions mean
- * nothing, so the list semantics of `applyRelationInput` (keep an item's place) do not apply.
+ * nothing on a single value.
  */
 export function applyToOneInput(current: string | null, input: RelationInput): string | null {
   const given = input.kind === 'set' ? input.refs : input.connect;
