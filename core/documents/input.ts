@@ -68,8 +68,10 @@ const issue = (path: string[], message: string, value: unknown): FieldIssue => (
 
 /**
  * Validate and normalise a `data` payload for the attributes of a content-type or component.
- * `existing` is the stored data when updating (then missing keys keep their value, and
- * `required` only forbids explicit nulls). Collects every problem before failing, so the
+ * `existing` is the stored data the write starts from: missing keys keep its values. When
+ * updating, `required` only forbids explicit nulls; when creating (a new localization may
+ * start from its document's shared attributes) what is still missing gets its default or
+ * a required error. Collects every problem before failing, so the
  * client gets them all in `details.errors`. Relations and media are collected, not checked:
  * their existence is verified in batches by the caller.
  */
@@ -78,9 +80,10 @@ export async function prepareWrite(
   attributes: Attributes,
   input: Record<string, unknown>,
   existing: Record<string, unknown> | null,
+  mode: 'create' | 'update' = existing ? 'update' : 'create',
 ): Promise<PreparedWrite> {
   const walk: Walk = { registry, issues: [], hashes: [], out: { data: {}, relations: [], media: [], newComponents: [] } };
-  walk.out.data = walkObject(walk, attributes, input, existing, [], new Set());
+  walk.out.data = walkObject(walk, attributes, input, existing, [], new Set(), mode === 'create');
   await Promise.all(walk.hashes);
   if (walk.issues.length > 0) throw fieldErrors(walk.issues);
   return walk.out;
@@ -93,6 +96,8 @@ function walkObject(
   existing: Record<string, unknown> | null,
   path: string[],
   allowedExtra: Set<string>,
+  // a new row (or component instance) gets defaults and required checks for what it lacks
+  creating: boolean,
   // keep what the client did not send (an update is partial), then overwrite what it did;
   // relations are resolved later into this very object, so it must not be copied afterwards
   out: Record<string, unknown> = existing ? { ...existing } : {},
@@ -110,7 +115,7 @@ function walkObject(
     const value = has ? input[name] : undefined;
     const at = [...path, name];
     if (!has) {
-      if (existing) continue;
+      if (!creating || (existing && Object.hasOwn(existing, name))) continue;
       applyDefault(walk, attr, at, out, name);
       continue;
     }
@@ -265,5 +270,5 @@ function instance(
   if (!kept) walk.out.newComponents.push(target);
   // a component is sent whole (Strapi cannot patch one by id), but `connect` inside a kept
   // instance applies to the relations it already holds
-  return walkObject(walk, attributes, value, null, path, extra, target, kept ?? null);
+  return walkObject(walk, attributes, value, null, path, extra, true, target, kept ?? null);
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isToMany, type Attributes, type MediaAttribute, type RelationAttribute } from '../content-types/types.ts';
-import type { PopulateTree } from '../query/types.ts';
+import { LOCALIZATIONS, type PopulateTree } from '../query/types.ts';
 import { inScope, ROW_COLUMNS, rowsByDocumentId, type Row, type Scope } from './rows.ts';
 import { toComponent, toDocument, type Doc } from './serialize.ts';
 
@@ -12,6 +12,10 @@ export interface PopulateNodeRef {
   out: Doc;
   /** documentId of the document the node is, for inverse relations (components have none) */
   documentId?: string;
+  /** the locale of the document's row, for `localizations` */
+  locale?: string | null;
+  /** the content-type of a document node (components have none) */
+  uid?: string;
 }
 
 interface Ctx {
@@ -19,6 +23,7 @@ interface Ctx {
   registry: Registry;
   scope: Scope;
 }
+
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []);
 
@@ -31,6 +36,11 @@ export async function populate(ctx: Ctx, nodes: PopulateNodeRef[], tree: Populat
   if (nodes.length === 0) return;
   const { attributes } = nodes[0];
   for (const [name, node] of Object.entries(tree)) {
+    if (name === LOCALIZATIONS && !Object.hasOwn(attributes, name)) {
+      const children = await localizations(ctx, nodes);
+      if (node.populate) await populate(ctx, children, node.populate);
+      continue;
+    }
     const attr = attributes[name];
     if (attr.type === 'relation') {
       const children = attr.mappedBy ? await inverse(ctx, nodes, name, attr) : await owning(ctx, nodes, name, attr);
@@ -85,7 +95,7 @@ async function owning(ctx: Ctx, nodes: PopulateNodeRef[], name: string, attr: Re
   const doc = (id: string): Doc | undefined => {
     const row = rows.get(id);
     if (!row) return undefined; // deleted or out of scope: a dangling id simply resolves to nothing
-    if (!made.has(id)) made.set(id, { attributes: target.attributes, raw: row.data, out: toDocument(target, row), documentId: id });
+    if (!made.has(id)) made.set(id, { attributes: target.attributes, raw: row.data, out: toDocument(target, row), documentId: id, locale: row.locale, uid: target.uid });
     return made.get(id)!.out;
   };
   for (const n of nodes) {
@@ -100,15 +110,18 @@ async function inverse(ctx: Ctx, nodes: PopulateNodeRef[], name: string, attr: R
   const owner = ctx.registry.owningSide(attr)!;
   const target = ctx.registry.contentType(owner.uid);
   const ids = nodes.map((n) => n.documentId).filter((id): id is string => !!id);
-  const q = ctx.db(target.collectionName).select(ROW_COLUMNS).orderBy('id');
-  if (owner.toMany) q.whereRaw('data -> ? \\?| ?::text[]', [owner.attribute, ids]);
-  else q.whereRaw('data ->> ? = ANY(?::text[])', [owner.attribute, ids]);
-  const rows = ids.length ? ((await inScope(q, target, ctx.scope)) as Row[]) : [];
+  // owners in the order their documents were created: a document's first row (its draft) keeps
+  // its id, while publishing recreates the published row
+  const q = ctx.db({ o: target.collectionName }).select(ROW_COLUMNS.map((c) => `o.${c}`))
+    .orderByRaw('(SELECT min(f.id) FROM ?? f WHERE f.document_id = o.document_id)', [target.collectionName]);
+  if (owner.toMany) q.whereRaw('o.data -> ? \\?| ?::text[]', [owner.attribute, ids]);
+  else q.whereRaw('o.data ->> ? = ANY(?::text[])', [owner.attribute, ids]);
+  const rows = ids.length ? ((await inScope(q, target, ctx.scope, 'o')) as Row[]) : [];
   const byParent = new Map<string, PopulateNodeRef[]>();
   const made = new Map<string, PopulateNodeRef>();
   for (const row of rows) {
     if (made.has(row.document_id)) continue;
-    const ref = { attributes: target.attributes, raw: row.data, out: toDocument(target, row), documentId: row.document_id };
+    const ref = { attributes: target.attributes, raw: row.data, out: toDocument(target, row), documentId: row.document_id, locale: row.locale, uid: target.uid };
     made.set(row.document_id, ref);
     for (const parent of asList(row.data[owner.attribute])) {
       if (!byParent.has(parent)) byParent.set(parent, []);
@@ -132,4 +145,25 @@ async function media(ctx: Ctx, nodes: PopulateNodeRef[], name: string, attr: Med
     const docs = (Array.isArray(v) ? v : v ? [v] : []).map((id) => byId.get(id as number)).filter((d): d is Doc => !!d);
     n.out[name] = attr.multiple ? docs : (docs[0] ?? null);
   }
+}
+
+/** The other locales of each document, in the same status: one statement for all nodes. */
+async function localizations(ctx: Ctx, nodes: PopulateNodeRef[]): Promise<PopulateNodeRef[]> {
+  const uid = nodes[0].uid;
+  if (!uid) return [];
+  const ct = ctx.registry.contentType(uid);
+  const ids = [...new Set(nodes.map((n) => n.documentId).filter((id): id is string => !!id))];
+  const q = ctx.db(ct.collectionName).select(ROW_COLUMNS).whereIn('document_id', ids).orderBy('id');
+  const rows: Row[] = ids.length ? await inScope(q, ct, { status: ctx.scope.status, locale: '*' }) : [];
+  const children: PopulateNodeRef[] = [];
+  for (const n of nodes) {
+    n.out[LOCALIZATIONS] = rows
+      .filter((r) => r.document_id === n.documentId && r.locale !== n.locale)
+      .map((r) => {
+        const out = toDocument(ct, r);
+        children.push({ attributes: ct.attributes, raw: r.data, out, documentId: r.document_id, locale: r.locale, uid });
+        return out;
+      });
+  }
+  return children;
 }

@@ -18,6 +18,7 @@ export const ROW_COLUMNS = ['id', 'document_id', 'locale', 'published_at', 'data
 /** Which version of a document a read or write is about. */
 export interface Scope {
   status: Status;
+  /** null or '*': any locale */
   locale?: string | null;
 }
 
@@ -30,7 +31,7 @@ export function inScope(q: Knex.QueryBuilder, ct: ContentType, scope: Scope, ali
   const col = (c: string): string => (alias ? `${alias}.${c}` : c);
   if (ct.options.draftAndPublish && scope.status === 'draft') q.whereNull(col('published_at'));
   else q.whereNotNull(col('published_at'));
-  if (ct.pluginOptions.i18n?.localized && scope.locale) q.where(col('locale'), scope.locale);
+  if (ct.pluginOptions.i18n?.localized && scope.locale && scope.locale !== '*') q.where(col('locale'), scope.locale);
   return q;
 }
 

@@ -8,6 +8,7 @@ import type { PlainObject } from '../config/merge.ts';
 import { createRegistry, type Registry } from '../content-types/registry.ts';
 import { loadAppSchemas } from '../content-types/load.ts';
 import { createDocumentService, type DocumentService } from '../documents/service.ts';
+import { draftAndPublish } from '../documents/draft-publish.ts';
 import { createHttpServer, type HttpServer, type RequestContext } from '../http/server.ts';
 import { configurationError } from '../errors.ts';
 import { createConnection } from '../../database/connection.ts';
@@ -94,6 +95,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     return db;
   };
   const documents = createDocumentService({ db: getDb, registry });
+  // core behaviour, not a plugin: the outermost middleware, so plugins' middleware sees the draft write
+  documents.use(draftAndPublish);
 
   const lifecycle = await appLifecycle(appDir);
   const enabled = options.plugins.filter((p) => (config.plugins[p.name] as PlainObject | undefined)?.enabled !== false);

@@ -1,7 +1,7 @@
 import { invalidKey, validationError } from '../errors.ts';
 import { isPopulatable, type Attribute, type DynamicZoneAttribute } from '../content-types/types.ts';
 import type { Registry } from '../content-types/registry.ts';
-import type { PopulateNode, PopulateTree } from './types.ts';
+import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
 import { isPlainObject } from '../config/merge.ts';
 
 const POPULATE_KEYS = new Set(['populate', 'on']);
@@ -36,12 +36,20 @@ function targetUids(attr: Attribute): string[] {
   }
 }
 
+/** Localized content-types can populate their other locales (Strapi's `localizations`). */
+const hasLocalizations = (registry: Registry, uid: string): boolean =>
+  registry.hasContentType(uid) && registry.contentType(uid).pluginOptions.i18n?.localized === true;
+
 /** Every populatable attribute of `uid`, one level deep: what `populate=*` means. */
 function wildcard(registry: Registry, uid: string): PopulateTree {
   const out: PopulateTree = {};
   for (const [name, attr] of Object.entries(registry.attributesOf(uid))) if (isPopulatable(attr)) out[name] = {};
+  if (hasLocalizations(registry, uid)) out[LOCALIZATIONS] = {};
   return out;
 }
+
+/** `localizations` behaves like a to-many relation to the same content-type. */
+const localizationsAttribute = (uid: string): Attribute => ({ type: 'relation', relation: 'oneToMany', target: uid });
 
 /**
  * Resolve the `populate` parameter (after qs parsing) against the schema of `uid`:
@@ -72,6 +80,7 @@ export function resolvePopulate(registry: Registry, uid: string, raw: unknown, p
 
 function attribute(registry: Registry, uid: string, name: string, path: string): Attribute {
   const attrs = registry.attributesOf(uid);
+  if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name) && hasLocalizations(registry, uid)) return localizationsAttribute(uid);
   const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
   if (!attr || !isPopulatable(attr)) throw invalidKey(name, join(path, name), 'query', 'populate');
   return attr;

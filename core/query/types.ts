@@ -3,6 +3,9 @@
  * It is already resolved against the registry: every name in it exists.
  */
 
+/** The populatable key of localized types: the same document in its other locales. */
+export const LOCALIZATIONS = 'localizations';
+
 /** What to populate under one attribute. */
 export interface PopulateNode {
   /** nested populate of the related documents or component instances */

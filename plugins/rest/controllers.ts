@@ -4,17 +4,14 @@ import type { App } from '../../core/kernel/app.ts';
 import type { ContentType } from '../../core/content-types/types.ts';
 import type { RequestContext } from '../../core/http/server.ts';
 import { paginationMeta, type PaginationConfig } from '../../core/query/pagination.ts';
+import type { Query } from '../../core/query/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import { parseRestQuery } from './query.ts';
 import { sanitizeInput, sanitizeOutput } from './sanitize.ts';
+import { wantsV4, toV4 } from './v4.ts';
 
-export interface Controllers {
-  find(ctx: RequestContext): Promise<void>;
-  findOne(ctx: RequestContext): Promise<void>;
-  create(ctx: RequestContext): Promise<void>;
-  update(ctx: RequestContext): Promise<void>;
-  delete(ctx: RequestContext): Promise<void>;
-}
+export type ControllerName = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'discardDraft';
+export type Controllers = Record<ControllerName, (ctx: RequestContext) => Promise<void>>;
 
 /** The body's `data`, which must be an object (Strapi's exact message otherwise). */
 function bodyData(ctx: RequestContext): Record<string, unknown> {
@@ -24,17 +21,39 @@ function bodyData(ctx: RequestContext): Record<string, unknown> {
   return data;
 }
 
-/** Controllers of one content-type: parse, call the document service, sanitize, wrap in `{data, meta}`. */
+/**
+ * Controllers of one content-type: parse the query, call the document service (whose
+ * middleware applies draft & publish and i18n), sanitize, and answer `{data, meta}`, in
+ * Strapi 4's shape when the request asks for it (`Strapi-Response-Format: v4`).
+ */
 export function createControllers(app: App, ct: ContentType, pagination: PaginationConfig): Controllers {
   const docs = app.documents(ct.uid);
-  const query = (ctx: RequestContext) => parseRestQuery(app.registry, ct.uid, ctx.state.query, pagination);
-  const out = (doc: Doc): Doc => sanitizeOutput(app.registry, ct.uid, doc);
-  const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));
   const single = ct.kind === 'singleType';
+  const query = (ctx: RequestContext): Query => parseRestQuery(app.registry, ct.uid, ctx.state.query, pagination);
+  const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));
 
-  /** a single type's document, or the one addressed by the path */
-  const target = async (ctx: RequestContext, q: ReturnType<typeof query>): Promise<Doc | null> =>
-    single ? docs.findFirst(q) : docs.findOne({ ...q, documentId: ctx.params.documentId });
+  const present = (ctx: RequestContext, doc: Doc): Doc => {
+    const clean = sanitizeOutput(app.registry, ct.uid, doc);
+    return wantsV4(ctx) ? toV4(app.registry, ct.uid, clean) : clean;
+  };
+  const answer = (ctx: RequestContext, doc: Doc | null, status = 200): void => {
+    if (!doc) throw notFound();
+    ctx.status = status;
+    ctx.body = { data: present(ctx, doc), meta: {} };
+  };
+
+  /** The documentId a request is about: from the path, or a single type's one document (in any version or locale). */
+  async function documentIdOf(ctx: RequestContext): Promise<string | undefined> {
+    if (!single) return ctx.params.documentId;
+    const existing = await docs.findFirst({ status: 'draft', locale: '*' });
+    return existing?.documentId as string | undefined;
+  }
+
+  const version = (action: 'publish' | 'unpublish' | 'discardDraft') => async (ctx: RequestContext): Promise<void> => {
+    const q = query(ctx);
+    const documentId = await documentIdOf(ctx);
+    answer(ctx, documentId ? await docs[action]({ documentId, locale: q.locale, populate: q.populate }) : null);
+  };
 
   return {
     async find(ctx) {
@@ -43,43 +62,34 @@ export function createControllers(app: App, ct: ContentType, pagination: Paginat
         docs.findMany(q),
         q.pagination.withCount ? docs.count(q) : Promise.resolve(null),
       ]);
-      ctx.body = { data: results.map(out), meta: { pagination: paginationMeta(q.pagination, total) } };
+      ctx.body = { data: results.map((d) => present(ctx, d)), meta: { pagination: paginationMeta(q.pagination, total) } };
     },
     async findOne(ctx) {
-      const doc = await target(ctx, query(ctx));
-      if (!doc) throw notFound();
-      ctx.body = { data: out(doc), meta: {} };
+      const q = query(ctx);
+      answer(ctx, single ? await docs.findFirst(q) : await docs.findOne({ ...q, documentId: ctx.params.documentId }));
     },
     async create(ctx) {
       const q = query(ctx);
-      const doc = await docs.create({ ...q, data: input(ctx) });
-      ctx.status = 201;
-      ctx.body = { data: out(doc), meta: {} };
+      answer(ctx, await docs.create({ ...q, data: input(ctx) }), 201);
     },
     async update(ctx) {
       const q = query(ctx);
       const data = input(ctx);
-      let doc: Doc | null;
-      if (single) {
-        // PUT on a single type creates it the first time
-        const existing = await docs.findFirst({ status: q.status, locale: q.locale });
-        doc = existing
-          ? await docs.update({ ...q, documentId: existing.documentId as string, data })
-          : await docs.create({ ...q, data });
-      } else {
-        doc = await docs.update({ ...q, documentId: ctx.params.documentId, data });
-      }
-      if (!doc) throw notFound();
-      ctx.body = { data: out(doc), meta: {} };
+      const documentId = await documentIdOf(ctx);
+      // PUT on a single type creates it the first time
+      if (single && !documentId) answer(ctx, await docs.create({ ...q, data }));
+      else answer(ctx, documentId ? await docs.update({ ...q, documentId, data }) : null);
     },
     async delete(ctx) {
       const q = query(ctx);
-      const existing = single ? await docs.findFirst({ status: q.status, locale: q.locale }) : null;
-      const documentId = single ? (existing?.documentId as string | undefined) : ctx.params.documentId;
+      const documentId = await documentIdOf(ctx);
       const deleted = documentId ? await docs.delete({ documentId, locale: q.locale }) : null;
       if (!deleted) throw notFound();
       ctx.status = 204;
       ctx.body = null;
     },
+    publish: version('publish'),
+    unpublish: version('unpublish'),
+    discardDraft: version('discardDraft'),
   };
 }

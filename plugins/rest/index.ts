@@ -20,6 +20,15 @@ const SINGLE: RouteSpec[] = [
   ['PUT', '', 'update', 'update'],
   ['DELETE', '', 'delete', 'delete'],
 ];
+/**
+ * Publish, unpublish and discard-draft, which Strapi offers only in its admin and Document
+ * Service, exposed as REST actions on draft & publish types (relative to a document's path).
+ */
+const VERSION_ACTIONS: RouteSpec[] = [
+  ['POST', '/actions/publish', 'publish', 'publish'],
+  ['POST', '/actions/unpublish', 'unpublish', 'unpublish'],
+  ['POST', '/actions/discard-draft', 'discardDraft', 'discardDraft'],
+];
 
 /**
  * The REST content API: Strapi 5's routes under `api.rest.prefix` (default /api) for every
@@ -44,7 +53,11 @@ export const restPlugin = definePlugin({
       const controllers = createControllers(app, ct, pagination);
       const single = ct.kind === 'singleType';
       const base = `${prefix}/${single ? ct.info.singularName : ct.info.pluralName}`;
-      for (const [method, suffix, controller, action] of single ? SINGLE : COLLECTION) {
+      const specs = [...(single ? SINGLE : COLLECTION)];
+      if (ct.options.draftAndPublish) {
+        for (const [method, suffix, controller, action] of VERSION_ACTIONS) specs.push([method, (single ? '' : '/:documentId') + suffix, controller, action]);
+      }
+      for (const [method, suffix, controller, action] of specs) {
         app.server.route({
           method,
           path: base + suffix,

@@ -1,0 +1,200 @@
+import type { Knex } from 'knex';
+import { createId } from '@paralleldrive/cuid2';
+import type { Registry } from '../content-types/registry.ts';
+import { isToMany, type ContentType } from '../content-types/types.ts';
+import { applicationError } from '../errors.ts';
+import { COMPONENT_ID_SEQUENCE } from '../../database/sync.ts';
+import { prepareWrite } from './input.ts';
+import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
+import { populate } from './populate.ts';
+import { inScope, ROW_COLUMNS, type Row, type Scope } from './rows.ts';
+import { toDocument, type Doc } from './serialize.ts';
+import type { Action, DocumentContext, ReadParams, ResultOf, VersionParams } from './types.ts';
+
+export type CoreActions = { [A in Action]: (ctx: DocumentContext<A>) => Promise<ResultOf[A]> };
+
+const scopeOf = (p: { status?: Scope['status']; locale?: string }): Scope => ({ status: p.status ?? 'draft', locale: p.locale ?? null });
+
+const localized = (ct: ContentType): boolean => ct.pluginOptions.i18n?.localized === true;
+
+/** Restrict to one locale of a localized type ('*' or none: every locale). */
+function inLocale(q: Knex.QueryBuilder, ct: ContentType, locale: string | undefined): Knex.QueryBuilder {
+  if (localized(ct) && locale && locale !== '*') q.where('locale', locale);
+  return q;
+}
+
+/** Rows of exactly this locale (null: the rows of a type that is not localized). */
+const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilder =>
+  (locale === null ? q.whereNull('locale') : q.where('locale', locale));
+
+/**
+ * The row-level implementation of every action: what is left once middleware (draft &
+ * publish, i18n, …) has decided which version a call is about. `create` and `update` write
+ * exactly the version named by `status` and `locale`.
+ */
+export function createCoreActions(registry: Registry): CoreActions {
+  const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
+
+  async function read(ctx: DocumentContext, q: Knex.QueryBuilder, params: ReadParams): Promise<Doc[]> {
+    const scope = scopeOf(params);
+    const rows = (await inScope(q.select(ROW_COLUMNS), ctx.contentType, scope)) as Row[];
+    const docs = rows.map((row) => toDocument(ctx.contentType, row));
+    if (params.populate && Object.keys(params.populate).length > 0) {
+      const nodes = rows.map((row, i) => ({
+        attributes: ctx.contentType.attributes, raw: row.data, out: docs[i], documentId: row.document_id, locale: row.locale, uid: ctx.uid,
+      }));
+      await populate({ db: ctx.db, registry, scope }, nodes, params.populate);
+    }
+    return docs;
+  }
+
+  /** Give new component instances their ids: one statement for all of them. */
+  async function assignComponentIds(trx: Knex, fresh: Array<Record<string, unknown>>): Promise<void> {
+    if (fresh.length === 0) return;
+    const { rows } = await trx.raw(`SELECT nextval(?) AS id FROM generate_series(1, ?)`, [COMPONENT_ID_SEQUENCE, fresh.length]);
+    fresh.forEach((c, i) => { c.id = Number(rows[i].id); });
+  }
+
+  /** Validate the payload, resolve relations and write one row. */
+  async function write(
+    ctx: DocumentContext, documentId: string, input: Record<string, unknown>,
+    target: { row: Row } | { insert: { locale: string | null; publishedAt: 'now' | null; base?: Record<string, unknown> } },
+  ): Promise<void> {
+    const existing = 'row' in target ? target.row.data : (target.insert.base ?? null);
+    const prepared = await prepareWrite(registry, ctx.contentType.attributes, input, existing, 'row' in target ? 'update' : 'create');
+    const inverse = await resolveRelations(ctx.db, registry, prepared.relations, prepared.media);
+    await assignComponentIds(ctx.db, prepared.newComponents);
+    if ('row' in target) {
+      await table(ctx).where('id', target.row.id).update({ data: prepared.data, updated_at: ctx.db.fn.now() });
+    } else {
+      await table(ctx).insert({
+        document_id: documentId,
+        locale: target.insert.locale,
+        published_at: target.insert.publishedAt === 'now' ? ctx.db.fn.now() : null,
+        data: prepared.data,
+      });
+    }
+    const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
+    await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written);
+    await applyInverseWrites(ctx.db, registry, documentId, inverse);
+  }
+
+  const rowsOf = (ctx: DocumentContext, documentId: string, locale: string | undefined, published: boolean): Promise<Row[]> => {
+    const q = inLocale(table(ctx).select(ROW_COLUMNS).where('document_id', documentId), ctx.contentType, locale);
+    return (published ? q.whereNotNull('published_at') : q.whereNull('published_at')).orderBy('id').forUpdate();
+  };
+
+  function requireDraftAndPublish(ctx: DocumentContext): void {
+    if (!ctx.contentType.options.draftAndPublish) throw applicationError(`Draft & publish is not enabled for ${ctx.uid}`);
+  }
+
+  /** The document after a version change, in the version the action leaves in front. */
+  const after = (ctx: DocumentContext, p: VersionParams, status: Scope['status'], locale: string | null): Promise<Doc | null> =>
+    core.findOne({ ...ctx, action: 'findOne', params: { documentId: p.documentId, status, locale: locale ?? undefined, populate: p.populate } });
+
+  const core: CoreActions = {
+    findMany(ctx) {
+      const q = table(ctx).orderBy('id');
+      const pg = ctx.params.pagination;
+      if (pg) {
+        q.offset(pg.start);
+        if (pg.limit !== null) q.limit(pg.limit);
+      }
+      return read(ctx, q, ctx.params);
+    },
+    async findFirst(ctx) {
+      return (await read(ctx, table(ctx).orderBy('id').limit(1), ctx.params))[0] ?? null;
+    },
+    async findOne(ctx) {
+      return (await read(ctx, table(ctx).where('document_id', ctx.params.documentId).orderBy('id').limit(1), ctx.params))[0] ?? null;
+    },
+    async count(ctx) {
+      const row = await inScope(table(ctx).count({ n: '*' }), ctx.contentType, scopeOf(ctx.params)).first();
+      return Number(row?.n ?? 0);
+    },
+    async create(ctx) {
+      const p = ctx.params;
+      const documentId = p.documentId ?? createId();
+      const status = ctx.contentType.options.draftAndPublish ? (p.status ?? 'draft') : 'published';
+      const locale = localized(ctx.contentType) && p.locale && p.locale !== '*' ? p.locale : null;
+      await write(ctx, documentId, p.data, { insert: { locale, publishedAt: status === 'draft' ? null : 'now', base: p.base } });
+      return (await core.findOne({ ...ctx, action: 'findOne', params: { ...p, documentId, status, locale: locale ?? undefined } }))!;
+    },
+    async update(ctx) {
+      const { documentId } = ctx.params;
+      const q = table(ctx).select(ROW_COLUMNS).where('document_id', documentId).orderBy('id').forUpdate().first();
+      const existing = (await inScope(q, ctx.contentType, scopeOf(ctx.params))) as Row | undefined;
+      if (!existing) return null;
+      await write(ctx, documentId, ctx.params.data, { row: existing });
+      return core.findOne({ ...ctx, action: 'findOne', params: { ...ctx.params, documentId, locale: existing.locale ?? undefined } });
+    },
+    async delete(ctx) {
+      const { documentId } = ctx.params;
+      const q = inLocale(table(ctx).where('document_id', documentId), ctx.contentType, ctx.params.locale);
+      const rows = (await q.clone().select(ROW_COLUMNS).orderBy('id').forUpdate()) as Row[];
+      if (rows.length === 0) return null;
+      await q.delete();
+      await forgetDocument(ctx.db, registry, ctx.uid, documentId);
+      return { documentId, entries: rows.map((r) => toDocument(ctx.contentType, r)) };
+    },
+    async publish(ctx) {
+      requireDraftAndPublish(ctx);
+      const p = ctx.params;
+      const drafts = await rowsOf(ctx, p.documentId, p.locale, false);
+      if (drafts.length === 0) return null;
+      for (const draft of drafts) {
+        // the published version is a fresh row (its own id), as in Strapi 5
+        await ofLocale(table(ctx).where('document_id', p.documentId), draft.locale).whereNotNull('published_at').delete();
+        await table(ctx).insert({
+          document_id: p.documentId, locale: draft.locale, published_at: ctx.db.fn.now(), data: draft.data,
+          created_at: draft.created_at, updated_at: draft.updated_at,
+        });
+      }
+      return after(ctx, p, 'published', drafts[0].locale);
+    },
+    async unpublish(ctx) {
+      requireDraftAndPublish(ctx);
+      const p = ctx.params;
+      const drafts = await rowsOf(ctx, p.documentId, p.locale, false);
+      if (drafts.length === 0) return null;
+      await inLocale(table(ctx).where('document_id', p.documentId).whereNotNull('published_at'), ctx.contentType, p.locale).delete();
+      return after(ctx, p, 'draft', drafts[0].locale);
+    },
+    async discardDraft(ctx) {
+      requireDraftAndPublish(ctx);
+      const p = ctx.params;
+      const published = await rowsOf(ctx, p.documentId, p.locale, true);
+      if (published.length === 0) {
+        const drafts = await rowsOf(ctx, p.documentId, p.locale, false);
+        if (drafts.length === 0) return null;
+        throw applicationError('The document has no published version to restore the draft from');
+      }
+      for (const row of published) {
+        await ofLocale(table(ctx).where('document_id', p.documentId), row.locale).whereNull('published_at')
+          .update({ data: row.data, updated_at: ctx.db.fn.now() });
+      }
+      return after(ctx, p, 'draft', published[0].locale);
+    },
+  };
+  return core;
+}
+
+/**
+ * Remove a deleted document from the owning relations that point at it, so lists and
+ * counts of those relations stay exact (one statement per referencing attribute).
+ */
+async function forgetDocument(db: Knex, registry: Registry, uid: string, documentId: string): Promise<void> {
+  const stillThere = await db(registry.contentType(uid).collectionName).first('id').where('document_id', documentId);
+  if (stillThere) return; // other locales of the document remain
+  for (const ref of registry.relationsTo(uid)) {
+    const t = registry.contentType(ref.uid).collectionName;
+    const path = db.raw('ARRAY[?]::text[]', [ref.attribute]);
+    if (isToMany(ref.attr)) {
+      await db(t).whereRaw('data -> ? \\? ?', [ref.attribute, documentId])
+        .update({ data: db.raw('jsonb_set(data, ?, (data -> ?) - ?)', [path, ref.attribute, documentId]) });
+    } else {
+      await db(t).whereRaw('data ->> ? = ?', [ref.attribute, documentId])
+        .update({ data: db.raw(`jsonb_set(data, ?, 'null'::jsonb)`, [path]) });
+    }
+  }
+}

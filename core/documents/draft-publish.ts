@@ -1,0 +1,22 @@
+import type { Doc } from './serialize.ts';
+import type { CreateParams, DocumentMiddleware, UpdateParams } from './types.ts';
+
+/**
+ * Strapi 5's draft & publish, as document-service middleware so every API inherits it: for a
+ * content-type with `draftAndPublish`, a write always goes to the draft; asking for
+ * `status: 'published'` then publishes that draft (the published version is a copy with its
+ * own id). Without draft & publish the core keeps one row, always published.
+ */
+export const draftAndPublish: DocumentMiddleware = async (ctx, next) => {
+  if (!ctx.contentType.options.draftAndPublish || (ctx.action !== 'create' && ctx.action !== 'update')) return next();
+  const params = ctx.params as CreateParams | UpdateParams;
+  const wanted = params.status ?? 'draft';
+  params.status = 'draft';
+  const draft = (await next()) as Doc | null;
+  if (!draft || wanted === 'draft') return draft;
+  return ctx.documents(ctx.uid).publish({
+    documentId: draft.documentId as string,
+    locale: (draft.locale as string | undefined) ?? params.locale,
+    populate: params.populate,
+  });
+};

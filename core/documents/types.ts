@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import type { ContentType } from '../content-types/types.ts';
+import type { Pagination, PopulateTree, Status } from '../query/types.ts';
+import type { Doc } from './serialize.ts';
+
+export type Action =
+  | 'findMany' | 'findOne' | 'findFirst' | 'count'
+  | 'create' | 'update' | 'delete'
+  | 'publish' | 'unpublish' | 'discardDraft';
+
+/** Actions that write: each runs in one transaction. */
+export const WRITE_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft']);
+
+/** `'*'`: every locale (internal use: single-type lookups, deleting a whole document). */
+export type LocaleParam = string | '*';
+
+export interface ReadParams {
+  populate?: PopulateTree;
+  pagination?: Pagination;
+  /** which version: the Document Service's default is `draft`, as Strapi's (REST passes `published`) */
+  status?: Status;
+  locale?: LocaleParam;
+}
+export interface FindOneParams extends ReadParams { documentId: string }
+export interface CreateParams extends ReadParams {
+  data: Record<string, unknown>;
+  /** create another version (a localization) of an existing document */
+  documentId?: string;
+  /** stored data the new row starts from (attributes shared with the document's other locales) */
+  base?: Record<string, unknown>;
+}
+export interface UpdateParams extends ReadParams { documentId: string; data: Record<string, unknown> }
+export interface DeleteParams { documentId: string; locale?: LocaleParam }
+export interface DeleteResult { documentId: string; entries: Doc[] }
+/** publish / unpublish / discardDraft of one document (in one locale, or every locale with '*') */
+export interface VersionParams { documentId: string; locale?: LocaleParam; populate?: PopulateTree }
+
+export type ParamsOf = {
+  findMany: ReadParams; findFirst: ReadParams; count: ReadParams; findOne: FindOneParams;
+  create: CreateParams; update: UpdateParams; delete: DeleteParams;
+  publish: VersionParams; unpublish: VersionParams; discardDraft: VersionParams;
+};
+export type ResultOf = {
+  findMany: Doc[]; findFirst: Doc | null; count: number; findOne: Doc | null;
+  create: Doc; update: Doc | null; delete: DeleteResult | null;
+  publish: Doc | null; unpublish: Doc | null; discardDraft: Doc | null;
+};
+
+export interface DocumentApi {
+  findMany(params?: ReadParams): Promise<Doc[]>;
+  findFirst(params?: ReadParams): Promise<Doc | null>;
+  findOne(params: FindOneParams): Promise<Doc | null>;
+  count(params?: ReadParams): Promise<number>;
+  create(params: CreateParams): Promise<Doc>;
+  update(params: UpdateParams): Promise<Doc | null>;
+  delete(params: DeleteParams): Promise<DeleteResult | null>;
+  /** copy the draft to the published version (replacing it) */
+  publish(params: VersionParams): Promise<Doc | null>;
+  /** remove the published version; the draft stays */
+  unpublish(params: VersionParams): Promise<Doc | null>;
+  /** replace the draft with the published version */
+  discardDraft(params: VersionParams): Promise<Doc | null>;
+}
+
+/** What a document-service middleware sees; `db` is the call's transaction for writes. */
+export interface DocumentContext<A extends Action = Action> {
+  uid: string;
+  contentType: ContentType;
+  action: A;
+  params: ParamsOf[A];
+  db: Knex;
+  /** the document service inside this call's transaction, for middleware that composes actions */
+  documents(uid: string): DocumentApi;
+}
+
+/** Wraps every document-service call, Strapi-style: i18n, draft & publish and auth plug in here. */
+export type DocumentMiddleware = (ctx: DocumentContext, next: () => Promise<unknown>) => Promise<unknown>;
+
+export interface DocumentService {
+  (uid: string): DocumentApi;
+  use(middleware: DocumentMiddleware): void;
+}
