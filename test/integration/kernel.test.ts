@@ -93,7 +93,7 @@ describe('plugin lifecycle', () => {
       return result;
     });
     app.documents.use(async (ctx, next) => {
-      if (ctx.action === 'create') ctx.params.data = { ...ctx.params.data, text: String(ctx.params.data.text).toUpperCase() };
+      if (ctx.action === 'create' && ctx.uid === 'api::note.note') ctx.params.data = { ...ctx.params.data, text: String(ctx.params.data.text).toUpperCase() };
       return next();
     });
   },

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { pino } from 'pino';
+import type { TestApp } from '../../testing.ts';
+import { createVellumApp } from '../../index.ts';
+import { startApp, BLOG } from '../helpers/app.ts';
+
+let t: TestApp;
+let author: string;
+beforeAll(async () => {
+  t = await startApp(); // the blog ships with en (default) and fr
+  author = (await t.request('POST', '/api/authors', { data: { name: 'Polyglot' } })).body.data.documentId;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const article = async (data: Record<string, unknown>, query = '') => {
+  const res = await t.request('POST', `/api/articles${query}`, { data });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data;
+};
+const rows = (documentId: string) =>
+  t.sql('articles').select('locale', 'published_at', 'data').where('document_id', documentId).orderBy(['locale', 'id']);
+
+describe('locales', () => {
+  it('lists the configured locales as Strapi does (a bare array)', async () => {
+    const res = await t.request('GET', '/api/i18n/locales');
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(2);
+    expect(res.body[0]).toMatchObject({ name: 'English (en)', code: 'en', isDefault: true });
+    expect(res.body[1]).toMatchObject({ name: 'French (fr)', code: 'fr', isDefault: false });
+    expect(res.body[0]).toHaveProperty('documentId');
+    expect(res.body[0]).toHaveProperty('createdAt');
+  });
+
+  it('refuses a configuration whose default locale is not listed, naming it', async () => {
+    const app = await createVellumApp({
+      appDir: BLOG, logger: pino({ level: 'silent' }), env: {}, databaseUrl: inject('databaseAdminUrl'),
+      config: { plugins: { i18n: { config: { locales: ['en', 'fr'], defaultLocale: 'de' } } } },
+    });
+    await expect(app.start()).rejects.toThrow(/defaultLocale "de" is not one of the locales \(en, fr\)/);
+    await app.destroy();
+  });
+});
+
+describe('the locale parameter', () => {
+  it('defaults to the default locale and creates documents in the requested one', async () => {
+    const en = await article({ title: 'Hello' });
+    expect(en.locale).toBe('en');
+    const fr = await article({ title: 'Bonjour' }, '?locale=fr');
+    expect(fr.locale).toBe('fr');
+    expect(fr.documentId).not.toBe(en.documentId);
+    const frList = await t.request('GET', '/api/articles?locale=fr');
+    expect(frList.body.data.map((d: { documentId: string }) => d.documentId)).toEqual([fr.documentId]);
+    expect(frList.body.meta.pagination.total).toBe(1);
+    expect((await t.request('GET', `/api/articles/${fr.documentId}`)).status).toBe(404); // not in en
+    expect((await t.request('GET', `/api/articles/${fr.documentId}?locale=fr`)).body.data.title).toBe('Bonjour');
+  });
+
+  it('refuses an unknown locale with 400 on every method, changing nothing', async () => {
+    const { documentId } = await article({ title: 'Strict' });
+    const before = await rows(documentId);
+    for (const [method, path] of [
+      ['GET', '/api/articles?locale=de'],
+      ['GET', `/api/articles/${documentId}?locale=de`],
+      ['POST', '/api/articles?locale=de'],
+      ['PUT', `/api/articles/${documentId}?locale=de`],
+      ['DELETE', `/api/articles/${documentId}?locale=de`],
+      ['GET', '/api/tags?locale=de'],
+    ] as const) {
+      const res = await t.request(method, path, method === 'POST' || method === 'PUT' ? { data: { title: 'x' } } : undefined);
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid locale "de": expected one of en, fr' });
+    }
+    expect(await rows(documentId)).toEqual(before);
+  });
+
+  it('ignores a locale in the body: a document keeps its locale', async () => {
+    const { documentId } = await article({ title: 'Stay', locale: 'fr' });
+    const res = await t.request('PUT', `/api/articles/${documentId}`, { data: { title: 'Still en', locale: 'fr' } });
+    expect(res.body.data.locale).toBe('en');
+    expect((await rows(documentId)).map((r) => r.locale)).toEqual(['en', 'en']);
+  });
+
+  it('ignores the locale on types that are not localized, while still checking it', async () => {
+    await t.request('POST', '/api/tags', { data: { name: 'shared-tag' } });
+    const res = await t.request('GET', '/api/tags?locale=fr');
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((d: { name: string }) => d.name)).toContain('shared-tag');
+    expect(res.body.data[0]).not.toHaveProperty('locale');
+  });
+});
+
+describe('localizations', () => {
+  const shared = { views: 42, rating: 4.5, isFeatured: true, category: 'tutorial', publishDate: '2024-05-01' };
+
+  it('PUT ?locale=fr creates the fr localization of the same document, starting from the shared attributes', async () => {
+    const en = await article({ title: 'Guide', summary: 'english summary', author, ...shared });
+    const res = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Guide (fr)' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ documentId: en.documentId, locale: 'fr', title: 'Guide (fr)', summary: null, ...shared });
+    expect(res.body.data.publishedAt).not.toBeNull();
+    const stored = await rows(en.documentId);
+    expect(stored.map((r) => [r.locale, r.published_at === null])).toEqual([['en', true], ['en', false], ['fr', true], ['fr', false]]);
+    // relations are localized: the fr version has its own (none yet)
+    const fr = await t.request('GET', `/api/articles/${en.documentId}?locale=fr&populate[0]=author`);
+    expect(fr.body.data.author).toBeNull();
+  });
+
+  it('requires the localized required attributes of a new localization', async () => {
+    const en = await article({ title: 'Needs title' });
+    const res = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { summary: 'no title' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors[0].path).toEqual(['title']);
+    expect((await rows(en.documentId)).every((r) => r.locale === 'en')).toBe(true);
+  });
+
+  it('keeps shared attributes identical in every locale, whichever locale is edited', async () => {
+    const en = await article({ title: 'Sync', views: 1 });
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Sync (fr)' } });
+    const viaFr = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { views: 7, title: 'Sync fr 2' } });
+    expect(viaFr.body.data.views).toBe(7);
+    const enNow = await t.request('GET', `/api/articles/${en.documentId}`);
+    expect(enNow.body.data).toMatchObject({ views: 7, title: 'Sync' });
+    expect((await t.request('GET', `/api/articles/${en.documentId}?status=draft`)).body.data.views).toBe(7);
+    await t.request('PUT', `/api/articles/${en.documentId}`, { data: { views: 9 } });
+    for (const r of await rows(en.documentId)) expect(r.data.views).toBe(9);
+    // localized attributes stay apart
+    expect((await t.request('GET', `/api/articles/${en.documentId}?locale=fr`)).body.data.title).toBe('Sync fr 2');
+  });
+
+  it('answers 404 when localizing a document that does not exist', async () => {
+    const res = await t.request('PUT', '/api/articles/doesnotexist0000000000000?locale=fr', { data: { title: 'x' } });
+    expect(res.status).toBe(404);
+  });
+
+  it('deletes one locale with ?locale=, the default locale without it, and leaves the others', async () => {
+    const en = await article({ title: 'Two locales' });
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Deux langues' } });
+    expect((await t.request('DELETE', `/api/articles/${en.documentId}?locale=fr`)).status).toBe(204);
+    expect((await rows(en.documentId)).map((r) => r.locale)).toEqual(['en', 'en']);
+    expect((await t.request('GET', `/api/articles/${en.documentId}?locale=fr`)).status).toBe(404);
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Encore' } });
+    expect((await t.request('DELETE', `/api/articles/${en.documentId}`)).status).toBe(204);
+    expect((await rows(en.documentId)).map((r) => r.locale)).toEqual(['fr', 'fr']);
+    expect((await t.request('GET', `/api/articles/${en.documentId}?locale=fr`)).body.data.title).toBe('Encore');
+  });
+
+  it('populates localizations: the other locales in the same status', async () => {
+    const en = await article({ title: 'Populated' });
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr&status=draft`, { data: { title: 'Brouillon' } });
+    const published = await t.request('GET', `/api/articles/${en.documentId}?populate[0]=localizations`);
+    expect(published.body.data.localizations).toEqual([]);
+    const drafts = await t.request('GET', `/api/articles/${en.documentId}?status=draft&populate=localizations`);
+    expect(drafts.body.data.localizations).toHaveLength(1);
+    expect(drafts.body.data.localizations[0]).toMatchObject({ documentId: en.documentId, locale: 'fr', title: 'Brouillon', publishedAt: null });
+    await t.request('POST', `/api/articles/${en.documentId}/actions/publish?locale=fr`);
+    const both = await t.request('GET', `/api/articles/${en.documentId}?locale=fr&populate=*`);
+    expect(both.body.data.localizations.map((l: { locale: string }) => l.locale)).toEqual(['en']);
+  });
+
+  it('resolves localized relation targets in the request locale', async () => {
+    const en = await article({ title: 'By polyglot', author });
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Par polyglotte', author } });
+    const enSide = await t.request('GET', `/api/authors/${author}?populate[0]=articles`);
+    expect(enSide.body.data.articles.map((a: { locale: string }) => a.locale)).toEqual(expect.arrayContaining(['en']));
+    expect(enSide.body.data.articles.every((a: { locale: string }) => a.locale === 'en')).toBe(true);
+    const frSide = await t.request('GET', `/api/authors/${author}?locale=fr&populate[0]=articles`);
+    expect(frSide.body.data.articles.map((a: { title: string }) => a.title)).toEqual(['Par polyglotte']);
+  });
+
+  it('publishes, unpublishes and discards per locale', async () => {
+    const en = await article({ title: 'Per locale' });
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Par langue' } });
+    expect((await t.request('POST', `/api/articles/${en.documentId}/actions/unpublish?locale=fr`)).status).toBe(200);
+    expect((await t.request('GET', `/api/articles/${en.documentId}?locale=fr`)).status).toBe(404);
+    expect((await t.request('GET', `/api/articles/${en.documentId}`)).status).toBe(200);
+  });
+});
