@@ -23,6 +23,12 @@ function inLocale(q: Knex.QueryBuilder, ct: ContentType, locale: string | undefi
   return q;
 }
 
+/** The locale a call asked for, when it names one (i18n resolves it for every type). */
+const localeParam = (ctx: DocumentContext): string | null => {
+  const locale = (ctx.params as { locale?: string }).locale;
+  return locale && locale !== '*' ? locale : null;
+};
+
 /** Rows of exactly this locale (null: the rows of a type that is not localized). */
 const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilder =>
   (locale === null ? q.whereNull('locale') : q.where('locale', locale));
@@ -75,8 +81,9 @@ export function createCoreActions(registry: Registry): CoreActions {
       });
     }
     const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
-    await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written);
-    await applyInverseWrites(ctx.db, registry, documentId, inverse);
+    const locale = 'row' in target ? target.row.locale : target.insert.locale;
+    await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written, locale);
+    await applyInverseWrites(ctx.db, registry, documentId, inverse, locale ?? localeParam(ctx));
   }
 
   const rowsOf = (ctx: DocumentContext, documentId: string, locale: string | undefined, published: boolean): Promise<Row[]> => {

@@ -14,6 +14,15 @@ export interface InverseWrite {
 
 const asList = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : typeof v === 'string' ? [v] : []);
 
+/**
+ * Relations are localized: a write in one locale only touches the other documents' rows in
+ * that locale (when their type is localized at all).
+ */
+function sameLocale(q: Knex.QueryBuilder, registry: Registry, uid: string, locale: string | null): Knex.QueryBuilder {
+  if (locale && registry.contentType(uid).pluginOptions.i18n?.localized) q.where('locale', locale);
+  return q;
+}
+
 const positionIssue = (path: string[], message: string): FieldIssue =>
   ({ path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value: null });
 
@@ -88,6 +97,7 @@ export async function enforceExclusiveTargets(
   documentId: string,
   data: Record<string, unknown>,
   written: ReadonlySet<string>,
+  locale: string | null,
 ): Promise<void> {
   const ct = registry.contentType(uid);
   for (const [name, attr] of Object.entries(ct.attributes)) {
@@ -96,7 +106,7 @@ export async function enforceExclusiveTargets(
     if (attr.relation !== 'oneToOne' && attr.relation !== 'oneToMany') continue;
     const targets = asList(data[name]);
     if (targets.length === 0) continue;
-    const q = db(ct.collectionName).whereNot('document_id', documentId);
+    const q = sameLocale(db(ct.collectionName).whereNot('document_id', documentId), registry, uid, locale);
     if (attr.relation === 'oneToOne') {
       await q.whereRaw('data ->> ? = ANY(?::text[])', [name, targets])
         .update({ data: db.raw(`jsonb_set(data, ARRAY[?]::text[], 'null'::jsonb)`, [name]) });
@@ -113,12 +123,15 @@ export async function enforceExclusiveTargets(
  * stored order, so positions are only checked (an anchor must be connected, as on the owning
  * side); a failure throws, and the caller's transaction undoes the row already written.
  */
-export async function applyInverseWrites(db: Knex, registry: Registry, documentId: string, writes: InverseWrite[]): Promise<void> {
+export async function applyInverseWrites(
+  db: Knex, registry: Registry, documentId: string, writes: InverseWrite[], locale: string | null,
+): Promise<void> {
   for (const { path: at, attr, input } of writes) {
     const owner = registry.owningSide(attr)!;
     const table = registry.contentType(owner.uid).collectionName;
     const holds = owner.toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
-    const current = (await db(table).select('document_id').whereRaw(holds, [owner.attribute, documentId]).groupBy('document_id').orderByRaw('min(id)'))
+    const owners = (): Knex.QueryBuilder => sameLocale(db(table), registry, owner.uid, locale);
+    const current: string[] = (await owners().select('document_id').whereRaw(holds, [owner.attribute, documentId]).groupBy('document_id').orderByRaw('min(id)'))
       .map((r: { document_id: string }) => r.document_id);
     let next: string[];
     if (isToMany(attr)) {
@@ -134,14 +147,14 @@ export async function applyInverseWrites(db: Knex, registry: Registry, documentI
     const path = db.raw('ARRAY[?]::text[]', [owner.attribute]);
     if (removed.length > 0) {
       const value = owner.toMany ? db.raw('(data -> ?) - ?', [owner.attribute, documentId]) : db.raw(`'null'::jsonb`);
-      await db(table).whereIn('document_id', removed).whereRaw(holds, [owner.attribute, documentId])
+      await owners().whereIn('document_id', removed).whereRaw(holds, [owner.attribute, documentId])
         .update({ data: db.raw('jsonb_set(data, ?, ?)', [path, value]) });
     }
     if (added.length > 0) {
       const value = owner.toMany
         ? db.raw(`coalesce(data -> ?, '[]'::jsonb) || to_jsonb(?::text)`, [owner.attribute, documentId])
         : db.raw('to_jsonb(?::text)', [documentId]);
-      const q = db(table).whereIn('document_id', added);
+      const q = owners().whereIn('document_id', added);
       if (owner.toMany) q.whereRaw(`NOT coalesce(data -> ?, '[]'::jsonb) \\? ?`, [owner.attribute, documentId]);
       // exclusivity needs nothing more: on a to-one inverse side `next` holds one owner, so
       // every other owner that pointed here is in `removed` already

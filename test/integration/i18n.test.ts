@@ -170,6 +170,19 @@ describe('localizations', () => {
     expect(frSide.body.data.articles.map((a: { title: string }) => a.title)).toEqual(['Par polyglotte']);
   });
 
+  it('writes through an inverse side in the request locale only (relations are localized)', async () => {
+    const writer = (await t.request('POST', '/api/authors', { data: { name: 'Inverse writer' } })).body.data.documentId;
+    const en = await article({ title: 'Inverse' });
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Inverse (fr)' } });
+    const res = await t.request('PUT', `/api/authors/${writer}?locale=fr`, { data: { articles: { connect: [en.documentId] } } });
+    expect(res.status).toBe(200);
+    const byLocale = (await rows(en.documentId)).map((r) => [r.locale, r.data.author ?? null]);
+    expect(byLocale).toEqual([['en', null], ['en', null], ['fr', writer], ['fr', writer]]);
+    const frSide = await t.request('GET', `/api/authors/${writer}?locale=fr&populate[0]=articles`);
+    expect(frSide.body.data.articles.map((a: { title: string }) => a.title)).toEqual(['Inverse (fr)']);
+    expect((await t.request('GET', `/api/authors/${writer}?populate[0]=articles`)).body.data.articles).toEqual([]);
+  });
+
   it('publishes, unpublishes and discards per locale', async () => {
     const en = await article({ title: 'Per locale' });
     await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Par langue' } });
