@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import type { TestApp } from '../../testing.ts';
 import { createVellumApp } from '../../index.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
+import { writeApp } from '../helpers/fixture-app.ts';
 
 let t: TestApp;
 let author: string;
@@ -41,6 +42,38 @@ describe('locales', () => {
     });
     await expect(app.start()).rejects.toThrow(/defaultLocale "de" is not one of the locales \(en, fr\)/);
     await app.destroy();
+  });
+});
+
+describe('localized single types', () => {
+  it('keep one document whose locales are created and removed through PUT and DELETE ?locale=', async () => {
+    const appDir = await writeApp({
+      contentTypes: {
+        home: {
+          kind: 'singleType', collectionName: 'homes', info: { singularName: 'home', pluralName: 'homes' },
+          options: { draftAndPublish: true }, pluginOptions: { i18n: { localized: true } },
+          attributes: {
+            headline: { type: 'string', required: true },
+            theme: { type: 'string', pluginOptions: { i18n: { localized: false } } },
+          },
+        },
+      },
+    });
+    const s = await startApp({ appDir, config: { plugins: { i18n: { config: { locales: ['en', 'fr', 'de'], defaultLocale: 'en' } } } } });
+    try {
+      const en = await s.request('PUT', '/api/home', { data: { headline: 'Welcome', theme: 'dark' } });
+      expect(en.body.data).toMatchObject({ locale: 'en', headline: 'Welcome', theme: 'dark' });
+      const fr = await s.request('PUT', '/api/home?locale=fr', { data: { headline: 'Bienvenue' } });
+      expect(fr.body.data).toMatchObject({ documentId: en.body.data.documentId, locale: 'fr', headline: 'Bienvenue', theme: 'dark' });
+      expect((await s.request('GET', '/api/home?locale=de')).status).toBe(404);
+      expect((await s.request('GET', '/api/home?locale=fr')).body.data.headline).toBe('Bienvenue');
+      expect(await s.sql('homes').countDistinct({ n: 'document_id' }).first()).toEqual({ n: 1 });
+      expect((await s.request('DELETE', '/api/home?locale=fr')).status).toBe(204);
+      expect((await s.request('GET', '/api/home?locale=fr')).status).toBe(404);
+      expect((await s.request('GET', '/api/home')).body.data.headline).toBe('Welcome');
+    } finally {
+      await s.close();
+    }
   });
 });
 
