@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { fieldErrors, type FieldIssue } from '../errors.ts';
+import { allowedTypesIssue } from '../content-types/media.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isToMany, type RelationAttribute } from '../content-types/types.ts';
 import type { PendingMedia, PendingRelation } from './input.ts';
@@ -75,11 +76,18 @@ export async function resolveRelations(
   if (media.length > 0) {
     const ids = [...new Set(media.flatMap((m) => m.ids))];
     const files = registry.hasContentType(FILE_UID) ? registry.contentType(FILE_UID).collectionName : null;
-    const rows = files && ids.length ? await db(files).select('id').whereIn('id', ids) : [];
-    const present = new Set(rows.map((r: { id: number }) => r.id));
+    const rows: Array<{ id: number; mime: string | null }> = files && ids.length
+      ? await db(files).select('id', db.raw(`data ->> 'mime' AS mime`)).whereIn('id', ids)
+      : [];
+    const mimeOf = new Map(rows.map((r) => [r.id, r.mime ?? '']));
     for (const m of media) {
-      const missing = m.ids.find((id) => !present.has(id));
-      if (missing !== undefined) issues.push({ path: m.path, message: `File with id "${missing}" not found`, name: 'ValidationError', value: missing });
+      const missing = m.ids.find((id) => !mimeOf.has(id));
+      if (missing !== undefined) {
+        issues.push({ path: m.path, message: `File with id "${missing}" not found`, name: 'ValidationError', value: missing });
+        continue;
+      }
+      const refused = allowedTypesIssue(m.attr, m.ids.map((id) => mimeOf.get(id)!), m.path);
+      if (refused) issues.push(refused);
     }
   }
   if (issues.length > 0) throw fieldErrors(issues);

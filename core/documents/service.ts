@@ -47,5 +47,6 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
 
   const service = ((uid: string) => api(uid)) as DocumentService;
   service.use = (mw) => { middlewares.push(mw); };
+  service.transaction = (work) => db().transaction((trx) => work((uid) => api(uid, trx), trx));
   return service;
 }

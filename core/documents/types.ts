@@ -79,4 +79,9 @@ export type DocumentMiddleware = (ctx: DocumentContext, next: () => Promise<unkn
 export interface DocumentService {
   (uid: string): DocumentApi;
   use(middleware: DocumentMiddleware): void;
+  /**
+   * Run several calls as one write: `work` gets the service bound to one transaction (and the
+   * transaction itself); anything thrown rolls all of it back.
+   */
+  transaction<T>(work: (documents: (uid: string) => DocumentApi, trx: Knex.Transaction) => Promise<T>): Promise<T>;
 }

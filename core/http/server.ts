@@ -129,6 +129,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     ctx.state.requestId = requestId;
     ctx.state.log = options.log.child({ reqId: requestId });
     ctx.set('X-Request-Id', requestId);
+    // as Strapi's security middleware: a response is what its Content-Type says, never sniffed
+    // (uploaded files are served from the same origin)
+    ctx.set('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
     try {
       await next();

@@ -9,7 +9,9 @@ import { createRegistry, type Registry } from '../content-types/registry.ts';
 import { loadAppSchemas } from '../content-types/load.ts';
 import { createDocumentService, type DocumentService } from '../documents/service.ts';
 import { draftAndPublish } from '../documents/draft-publish.ts';
-import { createHttpServer, type HttpServer, type RequestContext } from '../http/server.ts';
+import type Koa from 'koa';
+import serve from 'koa-static';
+import { createHttpServer, type HttpServer, type RequestContext, type RequestState } from '../http/server.ts';
 import { configurationError } from '../errors.ts';
 import { createConnection } from '../../database/connection.ts';
 import { syncTables } from '../../database/sync.ts';
@@ -87,6 +89,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const log = options.logger ?? pino({ level: String((config.server.logger as PlainObject | undefined)?.level ?? 'info') });
   const registry = createRegistry();
   const server = createHttpServer({ log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string } });
+  server.use(servePublic(path.join(appDir, String(config.server.publicDir ?? 'public'))));
 
   let db: Knex | undefined;
   let embedded: EmbeddedPostgresHandle | undefined;
@@ -177,6 +180,20 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   };
   return app;
+}
+
+/** The app's `public/` folder (the local upload provider's files live in `public/uploads`), as Strapi's `strapi::public`. */
+function servePublic(dir: string): Koa.Middleware<RequestState> {
+  const files = serve(dir, { index: false, hidden: false, defer: false }) as unknown as Koa.Middleware<RequestState>;
+  return (ctx, next) => {
+    // a path that does not decode names no file; let the router answer it (404), not koa-send (400)
+    try {
+      decodeURIComponent(ctx.path);
+    } catch {
+      return next();
+    }
+    return files(ctx, next);
+  };
 }
 
 /** Liveness with a database round trip: 200 when PostgreSQL answers, 503 otherwise. */

@@ -7,7 +7,7 @@ import { paginationMeta, type PaginationConfig } from '../../core/query/paginati
 import type { Query } from '../../core/query/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import { parseRestQuery } from './query.ts';
-import { sanitizeInput, sanitizeOutput } from './sanitize.ts';
+import { sanitizeInput, sanitizeOutput } from '../../core/documents/sanitize.ts';
 import { wantsV4, toV4 } from './v4.ts';
 
 export type ControllerName = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'discardDraft';

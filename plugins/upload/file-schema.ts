@@ -14,6 +14,7 @@ export const fileContentType: ContentType = {
     name: { type: 'string', required: true },
     alternativeText: { type: 'text' },
     caption: { type: 'text' },
+    focalPoint: { type: 'json' },
     width: { type: 'integer' },
     height: { type: 'integer' },
     formats: { type: 'json' },

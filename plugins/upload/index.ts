@@ -1,14 +1,45 @@
+import path from 'node:path';
 import { definePlugin } from '../../core/kernel/plugin.ts';
+import type { PaginationConfig } from '../../core/query/pagination.ts';
+import { readUploadConfig } from './config.ts';
 import { fileContentType } from './file-schema.ts';
+import { loadProvider } from './providers.ts';
+import { createUploadService, type UploadService } from './service.ts';
+import { createUploadControllers } from './controllers.ts';
+
+export interface UploadApi {
+  service: UploadService;
+}
+
+type RestConfig = { prefix?: string; defaultLimit?: number; maxLimit?: number | null };
 
 /**
- * The upload plugin. It owns the `plugin::upload.file` content-type that media attributes
- * point at; the upload routes, providers and image formats come with it.
+ * The upload plugin: the media library (`plugin::upload.file` documents), a provider for the
+ * bytes (`local` by default: `<app>/public/uploads`, served at `/uploads`), image formats, and
+ * Strapi's upload routes under the REST prefix.
  */
 export const uploadPlugin = definePlugin({
   name: 'upload',
-  register(app) {
+  async register(app): Promise<UploadApi> {
+    const config = readUploadConfig(app.pluginConfig('upload'));
     app.registry.addContentType(fileContentType);
-    return {};
+    // the provider is only set up here (no database yet): the service reaches the pool when called
+    const { name, provider } = await loadProvider(config.provider, config.providerOptions, path.join(app.appDir, 'public'));
+    const service = createUploadService(app, config, provider, name);
+
+    const rest = ((app.config.api as { rest?: RestConfig }).rest ?? {}) as RestConfig;
+    const prefix = rest.prefix ?? '/api';
+    const pagination: PaginationConfig = { defaultLimit: rest.defaultLimit ?? 25, maxLimit: rest.maxLimit === undefined ? 100 : rest.maxLimit, withCount: false };
+    const controllers = createUploadControllers(app, service, config.sizeLimit, pagination);
+    const routes: Array<['GET' | 'POST' | 'DELETE', string, keyof typeof controllers]> = [
+      ['POST', `${prefix}/upload`, 'upload'],
+      ['GET', `${prefix}/upload/files`, 'find'],
+      ['GET', `${prefix}/upload/files/:id`, 'findOne'],
+      ['DELETE', `${prefix}/upload/files/:id`, 'destroy'],
+    ];
+    for (const [method, routePath, action] of routes) {
+      app.server.route({ method, path: routePath, handler: (ctx) => controllers[action](ctx), config: { action: `plugin::upload.content-api.${action}` } });
+    }
+    return { service };
   },
 });

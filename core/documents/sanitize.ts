@@ -1,6 +1,6 @@
-import type { Registry } from '../../core/content-types/registry.ts';
-import { FILE_UID, type Attribute, type Attributes } from '../../core/content-types/types.ts';
-import { isPlainObject } from '../../core/config/merge.ts';
+import type { Registry } from '../content-types/registry.ts';
+import { FILE_UID, type Attribute, type Attributes } from '../content-types/types.ts';
+import { isPlainObject } from '../config/merge.ts';
 
 type Obj = Record<string, unknown>;
 

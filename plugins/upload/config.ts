@@ -1,0 +1,34 @@
+import { configurationError } from '../../core/errors.ts';
+import { isPlainObject, type PlainObject } from '../../core/config/merge.ts';
+
+export interface UploadConfig {
+  /** 'local', a provider package name, or a module object with `init` */
+  provider: string | { init(options: PlainObject): unknown };
+  providerOptions: PlainObject;
+  /** bytes; larger uploads get 413 */
+  sizeLimit: number;
+  /** responsive formats: name → largest dimension in px (made only when the original is larger) */
+  breakpoints: Record<string, number>;
+}
+
+export const DEFAULT_SIZE_LIMIT = 200 * 1024 * 1024;
+export const DEFAULT_BREAKPOINTS = { large: 1000, medium: 750, small: 500 };
+
+/** `config/plugins` → `upload.config`, with Strapi's defaults. */
+export function readUploadConfig(raw: PlainObject): UploadConfig {
+  const sizeLimit = raw.sizeLimit ?? DEFAULT_SIZE_LIMIT;
+  if (typeof sizeLimit !== 'number' || !Number.isFinite(sizeLimit) || sizeLimit <= 0) {
+    throw configurationError('config/plugins: upload.config.sizeLimit must be a positive number of bytes');
+  }
+  const breakpoints = raw.breakpoints ?? DEFAULT_BREAKPOINTS;
+  if (!isPlainObject(breakpoints) || Object.values(breakpoints).some((v) => typeof v !== 'number' || !(v > 0))) {
+    throw configurationError('config/plugins: upload.config.breakpoints must map names to positive sizes in pixels');
+  }
+  const provider = raw.provider ?? 'local';
+  if (typeof provider !== 'string' && !(isPlainObject(provider) && typeof provider.init === 'function')) {
+    throw configurationError('config/plugins: upload.config.provider must be a provider name or a module with init()');
+  }
+  const providerOptions = raw.providerOptions ?? {};
+  if (!isPlainObject(providerOptions)) throw configurationError('config/plugins: upload.config.providerOptions must be an object');
+  return { provider: provider as UploadConfig['provider'], providerOptions, sizeLimit, breakpoints: breakpoints as Record<string, number> };
+}

@@ -1,0 +1,92 @@
+import { isPlainObject } from '../../core/config/merge.ts';
+import { FILE_UID } from '../../core/content-types/types.ts';
+import { notFound, validationError } from '../../core/errors.ts';
+import type { App } from '../../core/kernel/app.ts';
+import type { RequestContext } from '../../core/http/server.ts';
+import { sanitizeOutput } from '../../core/documents/sanitize.ts';
+import type { Doc } from '../../core/documents/serialize.ts';
+import { parseRestQuery } from '../rest/query.ts';
+import type { PaginationConfig } from '../../core/query/pagination.ts';
+import { parseMultipart } from './multipart.ts';
+import type { FileInfo, Link, UploadService } from './service.ts';
+
+/** A file as the upload routes answer it: private fields out, and Strapi's `isUrlSigned` (public files are not). */
+const present = (app: App, doc: Doc): Doc => ({ ...sanitizeOutput(app.registry, FILE_UID, doc), isUrlSigned: false });
+
+function fileId(raw: unknown): number {
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw validationError('Invalid file id', { key: 'id' });
+  return Number(raw);
+}
+
+/** `fileInfo`: one JSON object per file (the field repeated), or one JSON array for all of them. */
+function fileInfos(values: string[] | undefined): FileInfo[] {
+  const out: FileInfo[] = [];
+  for (const text of values ?? []) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw validationError('fileInfo must be JSON', { key: 'fileInfo' });
+    }
+    for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (!isPlainObject(item)) throw validationError('fileInfo must be an object (or an array of objects)', { key: 'fileInfo' });
+      const info: FileInfo = {};
+      for (const key of ['name', 'alternativeText', 'caption'] as const) {
+        const v = item[key];
+        if (v === undefined) continue;
+        if (key === 'name' ? typeof v !== 'string' || v === '' : v !== null && typeof v !== 'string') {
+          throw validationError(`fileInfo.${key} must be a string`, { key: `fileInfo.${key}` });
+        }
+        if (typeof v === 'string' && (v.length > 10_000 || v.includes('\u0000'))) throw validationError(`fileInfo.${key} is not a valid text`, { key: `fileInfo.${key}` });
+        info[key] = v as string;
+      }
+      out.push(info);
+    }
+  }
+  return out;
+}
+
+/** `ref`, `refId` and `field` together attach the uploads to a document's media attribute. */
+function linkOf(fields: Map<string, string[]>): Link | undefined {
+  const [ref, refId, field] = ['ref', 'refId', 'field'].map((k) => fields.get(k)?.[0]);
+  if (ref === undefined && refId === undefined && field === undefined) return undefined;
+  if (!ref || !refId || !field) throw validationError('ref, refId and field go together', { key: 'ref' });
+  return { ref, refId, field };
+}
+
+/** The upload routes, Strapi's content-API shapes: bare arrays and objects, no `{data, meta}`. */
+export function createUploadControllers(app: App, service: UploadService, sizeLimit: number, pagination: PaginationConfig) {
+  return {
+    async upload(ctx: RequestContext): Promise<void> {
+      const id = ctx.state.query.id;
+      const { files, fields } = await parseMultipart(ctx.req, sizeLimit);
+      const infos = fileInfos(fields.get('fileInfo'));
+      if (id !== undefined) {
+        // with ?id=: replace the file (one upload) or only update its information (none)
+        if (files.length > 1) throw validationError('Only one file can replace an existing one');
+        const doc = files.length === 1 ? await service.replace(fileId(id), files[0], infos[0] ?? {}) : await service.updateInfo(fileId(id), infos[0] ?? {});
+        ctx.body = present(app, doc);
+        return;
+      }
+      const created = await service.upload(files, infos, linkOf(fields));
+      ctx.status = 201;
+      ctx.body = created.map((d) => present(app, d));
+    },
+    async find(ctx: RequestContext): Promise<void> {
+      const q = parseRestQuery(app.registry, FILE_UID, ctx.state.query, pagination);
+      // Strapi lists every file unless pagination is asked for
+      const docs = await app.documents(FILE_UID).findMany({ ...q, pagination: ctx.state.query.pagination === undefined ? undefined : q.pagination });
+      ctx.body = docs.map((d) => present(app, d));
+    },
+    async findOne(ctx: RequestContext): Promise<void> {
+      const doc = await service.findById(fileId(ctx.params.id));
+      if (!doc) throw notFound('file.notFound');
+      ctx.body = present(app, doc);
+    },
+    async destroy(ctx: RequestContext): Promise<void> {
+      const doc = await service.remove(fileId(ctx.params.id));
+      if (!doc) throw notFound('file.notFound');
+      ctx.body = present(app, doc);
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { readFile, rm } from 'node:fs/promises';
+import formidable, { errors as formidableErrors, type File } from 'formidable';
+import type { IncomingMessage } from 'node:http';
+import { payloadTooLarge, validationError } from '../../core/errors.ts';
+
+export interface IncomingFile {
+  /** the client's file name */
+  name: string;
+  mime: string;
+  buffer: Buffer;
+}
+
+export interface ParsedUpload {
+  files: IncomingFile[];
+  /** every other form field, each possibly repeated (a Map: field names are client input) */
+  fields: Map<string, string[]>;
+}
+
+/**
+ * Read a multipart request: the files of field `files` (one or many) and the other fields.
+ * Files larger than `sizeLimit` (or all of them together) are refused with 413 while they
+ * stream in; temporary files never outlive the request.
+ */
+export async function parseMultipart(req: IncomingMessage, sizeLimit: number): Promise<ParsedUpload> {
+  // anything but a form carries no files: Strapi answers that with "Files are empty" (400)
+  if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) return { files: [], fields: new Map() };
+  const form = formidable({ maxFileSize: sizeLimit, maxTotalFileSize: sizeLimit, maxFields: 1000, maxFieldsSize: 20 * 1024 * 1024, allowEmptyFiles: false, multiples: true });
+  // formidable lists files as they finish writing; fileInfo pairs with the order they were sent
+  const arrival = new Map<unknown, number>();
+  form.on('fileBegin', (_name, file) => arrival.set(file, arrival.size));
+  let fields: formidable.Fields;
+  let files: formidable.Files;
+  try {
+    [fields, files] = await form.parse(req);
+  } catch (err) {
+    const code = (err as { code?: number }).code;
+    if (code === formidableErrors.biggerThanMaxFileSize || code === formidableErrors.biggerThanTotalMaxFileSize) {
+      throw payloadTooLarge(`The upload is larger than the limit of ${sizeLimit} bytes`);
+    }
+    throw validationError(`Invalid multipart body: ${(err as Error).message}`);
+  }
+  const all = Object.values(files).flat().filter((f): f is File => !!f);
+  try {
+    const wanted = [...(files.files ?? [])].sort((a, b) => (arrival.get(a) ?? 0) - (arrival.get(b) ?? 0));
+    const out: IncomingFile[] = [];
+    for (const f of wanted) {
+      out.push({ name: f.originalFilename || 'file', mime: f.mimetype || 'application/octet-stream', buffer: await readFile(f.filepath) });
+    }
+    const plain = new Map<string, string[]>();
+    for (const [key, value] of Object.entries(fields)) if (value) plain.set(key, value);
+    return { files: out, fields: plain };
+  } finally {
+    await Promise.all(all.map((f) => rm(f.filepath, { force: true })));
+  }
+}

@@ -1,0 +1,247 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import type { TestApp } from '../../testing.ts';
+import { startApp, BLOG } from '../helpers/app.ts';
+import { copyApp } from '../helpers/fixture-app.ts';
+
+let t: TestApp;
+let appDir: string;
+let big: Buffer;
+let small: Buffer;
+const uploadsDir = () => path.join(appDir, 'public/uploads');
+const onDisk = async (): Promise<string[]> => (existsSync(uploadsDir()) ? (await readdir(uploadsDir())).sort() : []);
+const fileRows = async (): Promise<number> => Number((await t.sql('files').count({ n: '*' }).first())!.n);
+
+type Part = [field: string, value: string] | [field: string, data: Buffer, type: string, name: string];
+async function upload(parts: Part[], query = ''): Promise<{ status: number; body: any }> {
+  const fd = new FormData();
+  for (const p of parts) {
+    if (p.length === 2) fd.append(p[0], p[1]);
+    else fd.append(p[0], new Blob([new Uint8Array(p[1])], { type: p[2] }), p[3]);
+  }
+  const res = await fetch(`${t.url}/api/upload${query}`, { method: 'POST', body: fd });
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  appDir = await copyApp(BLOG);
+  t = await startApp({ appDir, config: { plugins: { upload: { config: { sizeLimit: 2 * 1024 * 1024 } } } } });
+  // noise, so formats have a realistic size (a flat color compresses to nothing)
+  const raw = Buffer.alloc(1200 * 800 * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919) % 251;
+  big = await sharp(raw, { raw: { width: 1200, height: 800, channels: 3 } }).png().toBuffer();
+  small = await sharp({ create: { width: 64, height: 48, channels: 3, background: 'green' } }).jpeg().toBuffer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('POST /api/upload', () => {
+  it('stores an image with Strapi\'s media fields and formats made only when the original is larger', async () => {
+    const { status, body } = await upload([['files', big, 'image/png', 'big.png'], ['fileInfo', JSON.stringify({ alternativeText: 'alt', caption: 'cap' })]]);
+    expect(status).toBe(201);
+    expect(Array.isArray(body)).toBe(true);
+    const file = body[0];
+    expect(file).toMatchObject({
+      name: 'big.png', alternativeText: 'alt', caption: 'cap', width: 1200, height: 800, ext: '.png', mime: 'image/png',
+      previewUrl: null, provider: 'local', provider_metadata: null,
+    });
+    expect(file.hash).toMatch(/^big_[0-9a-f]{10}$/);
+    expect(file.url).toBe(`/uploads/${file.hash}.png`);
+    expect(file.size).toBe(Math.round((big.length / 1000) * 100) / 100);
+    expect(file).not.toHaveProperty('folderPath');
+    for (const key of ['id', 'documentId', 'createdAt', 'updatedAt']) expect(file).toHaveProperty(key);
+    const expected = { thumbnail: [234, 156], large: [1000, 667], medium: [750, 500], small: [500, 333] } as const;
+    expect(Object.keys(file.formats).sort()).toEqual(Object.keys(expected).sort());
+    for (const [key, [w, h]] of Object.entries(expected)) {
+      const f = file.formats[key];
+      expect(f).toMatchObject({ name: `${key}_big.png`, hash: `${key}_${file.hash}`, ext: '.png', mime: 'image/png', path: null, width: w, height: h, url: `/uploads/${key}_${file.hash}.png` });
+      const bytes = (await stat(path.join(uploadsDir(), `${key}_${file.hash}.png`))).size;
+      expect(f.sizeInBytes).toBe(bytes);
+      expect(f.size).toBe(Math.round((bytes / 1000) * 100) / 100);
+      const meta = await sharp(path.join(uploadsDir(), `${key}_${file.hash}.png`)).metadata();
+      expect([meta.width, meta.height]).toEqual([w, h]);
+    }
+    // the bytes are served at the url, with the right content type
+    const served = await fetch(t.url + file.url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await served.arrayBuffer()).equals(big)).toBe(true);
+  });
+
+  it('makes no formats for an image smaller than every box, and none for other files', async () => {
+    const { body } = await upload([['files', small, 'image/jpeg', 'small.jpg'], ['files', Buffer.from('hello'), 'text/plain', 'notes.txt']]);
+    expect(body).toHaveLength(2);
+    expect(body[0]).toMatchObject({ name: 'small.jpg', width: 64, height: 48, formats: null, mime: 'image/jpeg', ext: '.jpg' });
+    expect(body[1]).toMatchObject({ name: 'notes.txt', width: null, height: null, formats: null, mime: 'text/plain', size: 0.01 });
+    const text = await fetch(t.url + body[1].url);
+    expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await text.text()).toBe('hello');
+  });
+
+  it('applies fileInfo per file, as a repeated field or one array', async () => {
+    const repeated = await upload([
+      ['files', small, 'image/jpeg', 'a.jpg'], ['files', small, 'image/jpeg', 'b.jpg'],
+      ['fileInfo', JSON.stringify({ name: 'first.jpg' })], ['fileInfo', JSON.stringify({ caption: 'second' })],
+    ]);
+    expect(repeated.body.map((f: any) => [f.name, f.caption])).toEqual([['first.jpg', null], ['b.jpg', 'second']]);
+    const array = await upload([['files', small, 'image/jpeg', 'c.jpg'], ['fileInfo', JSON.stringify([{ alternativeText: 'c alt' }])]]);
+    expect(array.body[0].alternativeText).toBe('c alt');
+  });
+
+  it('refuses a request without files, bad fileInfo, and files over sizeLimit (413) — writing nothing', async () => {
+    const before = [await fileRows(), await onDisk()];
+    const none = await upload([['fileInfo', '{}']]);
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatchObject({ name: 'ValidationError', message: 'Files are empty' });
+    const json = await t.request('POST', '/api/upload', { files: [] });
+    expect(json.status).toBe(400);
+    const badInfo = await upload([['files', small, 'image/jpeg', 'x.jpg'], ['fileInfo', '{not json']]);
+    expect(badInfo.status).toBe(400);
+    const wrongInfo = await upload([['files', small, 'image/jpeg', 'x.jpg'], ['fileInfo', JSON.stringify({ caption: 5 })]]);
+    expect(wrongInfo.status).toBe(400);
+    const huge = await upload([['files', Buffer.alloc(3 * 1024 * 1024, 1), 'application/octet-stream', 'huge.bin']]);
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.name).toBe('PayloadTooLargeError');
+    expect([await fileRows(), await onDisk()]).toEqual(before);
+    expect((await t.request('GET', '/_health')).status).toBe(200);
+  });
+});
+
+describe('linking uploads to a document', () => {
+  it('sets a single media attribute and appends to a multiple one (refId: documentId or row id)', async () => {
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'Linked' } })).body.data;
+    const cover = await upload([['files', small, 'image/jpeg', 'cover.jpg'], ['ref', 'api::article.article'], ['refId', article.documentId], ['field', 'cover']]);
+    expect(cover.status).toBe(201);
+    const g1 = await upload([['files', small, 'image/jpeg', 'g1.jpg'], ['ref', 'api::article.article'], ['refId', article.documentId], ['field', 'gallery']]);
+    const g2 = await upload([['files', Buffer.from('pdf'), 'application/pdf', 'g2.pdf'], ['ref', 'api::article.article'], ['refId', String(article.id)], ['field', 'gallery']]);
+    expect(g2.status).toBe(201);
+    const read = await t.request('GET', `/api/articles/${article.documentId}?populate[0]=cover&populate[1]=gallery`);
+    expect(read.body.data.cover).toMatchObject({ id: cover.body[0].id, name: 'cover.jpg', url: cover.body[0].url, mime: 'image/jpeg', width: 64, height: 48 });
+    // refId as a row id links that one version (the published one here); the documentId links every version
+    expect(read.body.data.gallery.map((f: any) => f.id)).toEqual([g1.body[0].id, g2.body[0].id]);
+    const draft = await t.request('GET', `/api/articles/${article.documentId}?status=draft&populate[0]=gallery`);
+    expect(draft.body.data.gallery.map((f: any) => f.id)).toEqual([g1.body[0].id]);
+  });
+
+  it('refuses a file type the attribute does not allow, a bad ref, field or refId — storing nothing', async () => {
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'Strict media' } })).body.data;
+    const before = [await fileRows(), await onDisk()];
+    const cases: Array<[Part[], RegExp]> = [
+      [[['ref', 'api::article.article'], ['refId', article.documentId], ['field', 'cover']], /cover does not accept files of type text\/plain \(allowed: images\)/],
+      [[['ref', 'api::nothing.nothing'], ['refId', article.documentId], ['field', 'cover']], /Invalid ref/],
+      [[['ref', 'api::article.article'], ['refId', article.documentId], ['field', 'title']], /Invalid field/],
+      [[['ref', 'api::article.article'], ['refId', 'nosuchdocument00000000000'], ['field', 'cover']], /not found/],
+      [[['ref', 'api::article.article'], ['field', 'cover']], /go together/],
+    ];
+    for (const [link, message] of cases) {
+      const res = await upload([['files', Buffer.from('text'), 'text/plain', 'n.txt'], ...link]);
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toMatch(message);
+    }
+    expect([await fileRows(), await onDisk()]).toEqual(before);
+    expect((await t.sql('articles').where('document_id', article.documentId).select('data')).every((r) => r.data.cover === null || r.data.cover === undefined)).toBe(true);
+  });
+
+  it('checks allowedTypes when content sets media ids too', async () => {
+    const text = (await upload([['files', Buffer.from('x'), 'text/plain', 'x.txt']])).body[0];
+    const res = await t.request('POST', '/api/articles', { data: { title: 'x', cover: text.id } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.errors[0]).toMatchObject({ path: ['cover'], message: 'cover does not accept files of type text/plain (allowed: images)' });
+    expect((await t.request('POST', '/api/articles', { data: { title: 'x', gallery: [text.id] } })).status).toBe(201); // gallery allows files
+  });
+});
+
+describe('updating, replacing, reading and deleting files', () => {
+  it('?id= with fileInfo only updates the information', async () => {
+    const file = (await upload([['files', small, 'image/jpeg', 'info.jpg']])).body[0];
+    const res = await upload([['fileInfo', JSON.stringify({ caption: 'new caption', name: 'renamed.jpg' })]], `?id=${file.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: file.id, name: 'renamed.jpg', caption: 'new caption', url: file.url });
+  });
+
+  it('?id= with one file replaces the bytes, keeping the id; the old bytes and formats are removed', async () => {
+    const file = (await upload([['files', big, 'image/png', 'old.png'], ['fileInfo', JSON.stringify({ alternativeText: 'kept' })]])).body[0];
+    const oldPieces = [file.hash, ...Object.values(file.formats).map((f: any) => f.hash)];
+    const res = await upload([['files', small, 'image/jpeg', 'new.jpg']], `?id=${file.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: file.id, documentId: file.documentId, name: 'new.jpg', mime: 'image/jpeg', width: 64, formats: null, alternativeText: 'kept' });
+    const disk = await onDisk();
+    for (const hash of oldPieces) expect(disk.some((f) => f.startsWith(`${hash}.`))).toBe(false);
+    expect(disk).toContain(`${res.body.hash}.jpg`);
+    expect((await upload([['files', small, 'image/jpeg', 'a.jpg'], ['files', small, 'image/jpeg', 'b.jpg']], `?id=${file.id}`)).status).toBe(400);
+    expect((await upload([['files', small, 'image/jpeg', 'a.jpg']], '?id=99999999')).status).toBe(404);
+    expect((await upload([['files', small, 'image/jpeg', 'a.jpg']], '?id=abc')).status).toBe(400);
+  });
+
+  it('lists files as a bare array and reads one by id (404 file.notFound)', async () => {
+    const file = (await upload([['files', small, 'image/jpeg', 'listed.jpg']])).body[0];
+    const list = await t.request('GET', '/api/upload/files');
+    expect(Array.isArray(list.body)).toBe(true);
+    expect(list.body.map((f: any) => f.id)).toContain(file.id);
+    expect(list.body.length).toBe(await fileRows());
+    const one = await t.request('GET', `/api/upload/files/${file.id}`);
+    expect(one.body).toMatchObject({ id: file.id, name: 'listed.jpg' });
+    const missing = await t.request('GET', '/api/upload/files/99999999');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toMatchObject({ name: 'NotFoundError', message: 'file.notFound' });
+  });
+
+  it('deletes a file: 200 with the file, its bytes and formats gone, and gone from documents that used it', async () => {
+    const file = (await upload([['files', big, 'image/png', 'doomed.png']])).body[0];
+    const keep = (await upload([['files', small, 'image/jpeg', 'keep.jpg']])).body[0];
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'Uses it', cover: file.id, gallery: [file.id, keep.id] } })).body.data;
+    const res = await t.request('DELETE', `/api/upload/files/${file.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: file.id, name: 'doomed.png' });
+    const disk = await onDisk();
+    for (const hash of [file.hash, ...Object.values(file.formats).map((f: any) => f.hash)]) expect(disk.some((f) => f.startsWith(`${hash}.`))).toBe(false);
+    expect((await fetch(t.url + file.url)).status).toBe(404);
+    const read = await t.request('GET', `/api/articles/${article.documentId}?populate[0]=cover&populate[1]=gallery`);
+    expect(read.body.data.cover).toBeNull();
+    expect(read.body.data.gallery.map((f: any) => f.id)).toEqual([keep.id]);
+    const stored = await t.sql('articles').where('document_id', article.documentId).select('data');
+    for (const r of stored) {
+      expect(r.data.cover).toBeNull();
+      expect(r.data.gallery).toEqual([keep.id]);
+    }
+    expect((await t.request('DELETE', `/api/upload/files/${file.id}`)).status).toBe(404);
+  });
+});
+
+describe('media in content', () => {
+  it('populates media inside components and dynamic zones with the media shape', async () => {
+    const image = (await upload([['files', big, 'image/png', 'share.png'], ['fileInfo', JSON.stringify({ alternativeText: 'share' })]])).body[0];
+    const article = (await t.request('POST', '/api/articles', {
+      data: { title: 'Media everywhere', seo: { metaTitle: 'm', shareImage: image.id }, blocks: [{ __component: 'shared.slider', files: [image.id] }] },
+    })).body.data;
+    const q = 'populate[seo][populate][0]=shareImage&populate[blocks][on][shared.slider][populate][0]=files';
+    const read = await t.request('GET', `/api/articles/${article.documentId}?${q}`);
+    const { isUrlSigned: _, ...shape } = image;
+    expect(read.body.data.seo.shareImage).toEqual(shape);
+    expect(read.body.data.blocks[0].files).toEqual([shape]);
+  });
+});
+
+const SEEDER = path.resolve(BLOG, '../../../shared/reference-strapi/seed.mjs');
+
+describe('the reference seeder', () => {
+  // The seeder lives beside the project (../shared) and is not part of it: run it when it is there.
+  it.skipIf(!existsSync(SEEDER))('seeds uploads, authors, tags, articles, drafts and fr localizations without one error', async () => {
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, [SEEDER, t.url, '4', '6', '25', '--quiet', '--fr=5'], { timeout: 120_000 }, (err, stdout, stderr) =>
+        (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)));
+    });
+    expect(out).toMatch(/seeded .*"media":6,"tags":6,"authors":4,"articles":25,"drafts":2,"localizations":5/);
+    const fr = await t.request('GET', '/api/articles?locale=fr&populate=*');
+    expect(fr.body.data.length).toBeGreaterThan(0);
+    expect(fr.body.data.every((a: any) => a.locale === 'fr' && a.views !== null)).toBe(true);
+    const seeded = await readFile(path.join(uploadsDir(), (await onDisk()).find((f) => f.startsWith('seed_image_'))!));
+    expect(seeded.length).toBeGreaterThan(0);
+  });
+});
