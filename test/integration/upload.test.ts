@@ -227,6 +227,57 @@ describe('media in content', () => {
   });
 });
 
+describe('providers', () => {
+  it('loads a provider named in config/plugins and sends it the bytes, the deletes and its options', async () => {
+    const dir = await copyApp(BLOG);
+    const provider = path.join(dir, 'memory-provider.mjs');
+    const { writeFile } = await import('node:fs/promises');
+    // a provider in Strapi's shape: init(options) → { upload(file), delete(file) }; it records what it is asked
+    await writeFile(provider, `
+export default {
+  init(options) {
+    globalThis.__memoryProvider = { options, uploads: [], deletes: [] };
+    return {
+      async upload(file) {
+        globalThis.__memoryProvider.uploads.push({ hash: file.hash, bytes: file.buffer.length });
+        file.url = options.baseUrl + '/' + file.hash + file.ext;
+        file.provider_metadata = { bucket: options.bucket };
+      },
+      async delete(file) { globalThis.__memoryProvider.deletes.push(file.hash); },
+    };
+  },
+};
+`);
+    const s = await startApp({ appDir: dir, config: { plugins: { upload: { config: { provider, providerOptions: { baseUrl: 'https://cdn.example', bucket: 'b1' } } } } } });
+    const seen = () => (globalThis as any).__memoryProvider;
+    try {
+      const fd = new FormData();
+      fd.append('files', new Blob([new Uint8Array(big)], { type: 'image/png' }), 'remote.png');
+      const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: fd });
+      const [file] = await res.json();
+      expect(res.status).toBe(201);
+      expect(seen().options).toEqual({ baseUrl: 'https://cdn.example', bucket: 'b1' });
+      expect(file).toMatchObject({ provider: provider, url: `https://cdn.example/${file.hash}.png`, provider_metadata: { bucket: 'b1' } });
+      expect(file.formats.thumbnail.url).toBe(`https://cdn.example/thumbnail_${file.hash}.png`);
+      expect(seen().uploads).toEqual(expect.arrayContaining([{ hash: file.hash, bytes: big.length }]));
+      expect(seen().uploads).toHaveLength(5); // the original and four formats
+      expect(existsSync(path.join(dir, 'public/uploads'))).toBe(false);
+      expect((await s.request('DELETE', `/api/upload/files/${file.id}`)).status).toBe(200);
+      expect(seen().deletes.sort()).toEqual([file.hash, ...Object.values(file.formats).map((f: any) => f.hash)].sort());
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('refuses to start with a provider that cannot be found, naming it', async () => {
+    const { createVellumApp } = await import('../../index.ts');
+    const { pino } = await import('pino');
+    const attempt = createVellumApp({ appDir: BLOG, env: {}, logger: pino({ level: 'silent' }), config: { plugins: { upload: { config: { provider: 'no-such-provider' } } } } })
+      .then((app) => app.start().finally(() => app.destroy()));
+    await expect(attempt).rejects.toThrow(/upload provider "no-such-provider" was not found \(tried @strapi\/provider-upload-no-such-provider and no-such-provider\)/);
+  });
+});
+
 const SEEDER = path.resolve(BLOG, '../../../shared/reference-strapi/seed.mjs');
 
 describe('the reference seeder', () => {
