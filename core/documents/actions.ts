@@ -7,6 +7,8 @@ import { COMPONENT_ID_SEQUENCE } from '../../database/sync.ts';
 import { prepareWrite } from './input.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
 import { populate } from './populate.ts';
+import { applyFilters } from '../query/filters-sql.ts';
+import { applySort } from '../query/sort.ts';
 import { inScope, ROW_COLUMNS, type Row, type Scope } from './rows.ts';
 import { toDocument, type Doc } from './serialize.ts';
 import type { Action, DocumentContext, ReadParams, ResultOf, VersionParams } from './types.ts';
@@ -40,6 +42,13 @@ const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilde
  */
 export function createCoreActions(registry: Registry): CoreActions {
   const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
+
+  /** The rows a list call is about: its filters, in its sort order (else by id). */
+  const selection = (ctx: DocumentContext, params: ReadParams, ordered: boolean): Knex.QueryBuilder => {
+    const q = table(ctx);
+    if (params.filters) applyFilters(q, registry, ctx.uid, params.filters);
+    return ordered ? applySort(q, registry, ctx.uid, params.sort ?? []) : q;
+  };
 
   async function read(ctx: DocumentContext, q: Knex.QueryBuilder, params: ReadParams): Promise<Doc[]> {
     const scope = scopeOf(params);
@@ -101,7 +110,7 @@ export function createCoreActions(registry: Registry): CoreActions {
 
   const core: CoreActions = {
     findMany(ctx) {
-      const q = table(ctx).orderBy('id');
+      const q = selection(ctx, ctx.params, true);
       const pg = ctx.params.pagination;
       if (pg) {
         q.offset(pg.start);
@@ -110,13 +119,13 @@ export function createCoreActions(registry: Registry): CoreActions {
       return read(ctx, q, ctx.params);
     },
     async findFirst(ctx) {
-      return (await read(ctx, table(ctx).orderBy('id').limit(1), ctx.params))[0] ?? null;
+      return (await read(ctx, selection(ctx, ctx.params, true).limit(1), ctx.params))[0] ?? null;
     },
     async findOne(ctx) {
       return (await read(ctx, table(ctx).where('document_id', ctx.params.documentId).orderBy('id').limit(1), ctx.params))[0] ?? null;
     },
     async count(ctx) {
-      const row = await inScope(table(ctx).count({ n: '*' }), ctx.contentType, scopeOf(ctx.params)).first();
+      const row = await inScope(selection(ctx, ctx.params, false).count({ n: '*' }), ctx.contentType, scopeOf(ctx.params)).first();
       return Number(row?.n ?? 0);
     },
     async create(ctx) {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ContentType } from '../content-types/types.ts';
-import type { Pagination, PopulateTree, Status } from '../query/types.ts';
+import type { FilterNode, Pagination, PopulateTree, SortSpec, Status } from '../query/types.ts';
 import type { Doc } from './serialize.ts';
 
 export type Action =
@@ -17,6 +17,10 @@ export type LocaleParam = string | '*';
 export interface ReadParams {
   populate?: PopulateTree;
   pagination?: Pagination;
+  /** resolved filters (`resolveFilters`): applied by findMany, findFirst and count */
+  filters?: FilterNode;
+  /** resolved sort (`resolveSort`): findMany and findFirst; `id` breaks ties and orders otherwise */
+  sort?: SortSpec[];
   /** which version: the Document Service's default is `draft`, as Strapi's (REST passes `published`) */
   status?: Status;
   locale?: LocaleParam;

@@ -75,10 +75,12 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  */
 export type FilterValue = JsonValue;
 
-/** A test on one field; the value's shape depends on the operator. */
+/**
+ * A test on one field; the value's shape depends on the operator. Only `$eq`/`$ne` hold null
+ * (IS NULL / IS NOT NULL).
+ */
 export type FilterCondition =
-  | { type: 'condition'; field: FieldRef; operator: '$eq' | '$ne'; value: FilterValue }
-  | { type: 'condition'; field: FieldRef; operator: '$lt' | '$lte' | '$gt' | '$gte'; value: FilterValue }
+  | { type: 'condition'; field: FieldRef; operator: '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte'; value: FilterValue }
   | { type: 'condition'; field: FieldRef; operator: TextOperator; value: string }
   | { type: 'condition'; field: FieldRef; operator: '$in' | '$notIn'; value: FilterValue[] }
   | { type: 'condition'; field: FieldRef; operator: '$between'; value: [FilterValue, FilterValue] }

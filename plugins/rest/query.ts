@@ -1,11 +1,13 @@
 import type { Registry } from '../../core/content-types/registry.ts';
 import { validationError } from '../../core/errors.ts';
 import { resolvePopulate } from '../../core/query/populate.ts';
+import { resolveFilters } from '../../core/query/filters.ts';
+import { resolveSort } from '../../core/query/sort.ts';
 import { parsePagination, type PaginationConfig } from '../../core/query/pagination.ts';
 import type { Query, Status } from '../../core/query/types.ts';
 
 /** Query parameters of Strapi's content API that Vellum does not answer yet: refused, never ignored. */
-const NOT_YET = new Set(['fields', 'filters', 'sort', '_q', 'publicationFilter']);
+const NOT_YET = new Set(['fields', '_q', 'publicationFilter']);
 
 function parseStatus(raw: unknown): Status {
   if (raw === undefined) return 'published';
@@ -26,10 +28,14 @@ export function parseRestQuery(registry: Registry, uid: string, raw: Record<stri
   if (locale !== undefined && (typeof locale !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/.test(locale))) {
     throw validationError('Invalid locale', { key: 'locale', source: 'query' });
   }
-  return {
+  const query: Query = {
     populate: resolvePopulate(registry, uid, raw.populate),
     pagination: parsePagination(raw.pagination, pagination),
     status: parseStatus(raw.status),
     locale,
   };
+  const filters = resolveFilters(registry, uid, raw.filters);
+  if (filters) query.filters = filters;
+  if (raw.sort !== undefined) query.sort = resolveSort(registry, uid, raw.sort);
+  return query;
 }

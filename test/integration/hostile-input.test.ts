@@ -407,7 +407,10 @@ describe('the URL', () => {
     '/api/articles?populate[0][0]=author',
     '/api/articles?status[]=draft',
     '/api/articles?locale[x]=en',
-    '/api/articles?filters[title][$eq]=x',
+    '/api/articles?filters[nope][$eq]=x',
+    '/api/articles?filters[title][$eq]=%00',
+    '/api/articles?filters[views][$gt]=1e999',
+    '/api/articles?sort=title:sideways',
   ])('GET %s is a 400', async (path) => {
     await refused('GET', path, undefined, 400, expect.stringMatching(/^(Validation|Pagination)Error$/));
   });

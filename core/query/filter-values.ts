@@ -1,0 +1,72 @@
+/**
+ * Casting filter values to the type of the field they are compared with, reusing the write
+ * path's normalisation (`checkScalar`) so a filter value and a stored value have one form:
+ * `'12'` → 12, `'true'` → true, any date-time → its ISO string.
+ */
+import { checkScalar } from '../documents/scalars.ts';
+import { validationError } from '../errors.ts';
+import type { ScalarType } from '../content-types/types.ts';
+import type { FieldRef, FilterValue } from './types.ts';
+
+/**
+ * The type whose check casts a value for `f`. Only the type counts, never the attribute's
+ * constraints: `views < 2.5`, a shorter string or a value outside an enumeration are fine to
+ * look for. Integers take any number, as Strapi's NumberField does.
+ */
+function castType(f: FieldRef): ScalarType {
+  if (f.kind === 'system') {
+    if (f.name === 'id') return 'biginteger';
+    return f.name === 'documentId' || f.name === 'locale' ? 'string' : 'datetime';
+  }
+  switch (f.type) {
+    case 'integer': case 'float': case 'decimal': return 'float';
+    case 'biginteger': case 'boolean': case 'date': case 'time': case 'datetime': case 'timestamp': return f.type;
+    case 'json': case 'blocks': return 'json';
+    default: return 'string';
+  }
+}
+
+/** The details of a filter value error: the attribute filtered on, and where the value sits. */
+function fail(message: string, field: FieldRef, path: string[], value: unknown): never {
+  const details: Record<string, unknown> = { key: field.name, path: path.join('.'), source: 'query', param: 'filters' };
+  if (typeof value !== 'object' || value === null) details.value = value;
+  throw validationError(message, details);
+}
+
+/**
+ * A query string carries JSON as text: `filters[meta][$eq]={"a":1}`. Text that is not JSON
+ * is the JSON string itself, so `filters[meta][$eq]=draft` needs no quotes.
+ */
+function parseJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+/** `value` cast to `field`'s type, or a 400 naming the key (`path` is where it was found). */
+export function castValue(field: FieldRef, value: unknown, path: string[]): FilterValue {
+  const type = castType(field);
+  const input = type === 'json' ? parseJson(value) : value;
+  if (type !== 'json' && (typeof input === 'object' && input !== null)) fail(`${path.join('.')} must be a single value`, field, path, input);
+  const checked = checkScalar({ type }, input, path);
+  if (!checked.ok) fail(checked.issue.message, field, path, input);
+  return checked.value as FilterValue;
+}
+
+/** A value matched as text (`$contains`, `$eqi`, …): a string, or a number or boolean as written. */
+export function castText(field: FieldRef, value: unknown, path: string[]): string {
+  const input = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+  const checked = checkScalar({ type: 'string' }, input, path);
+  if (!checked.ok) fail(checked.issue.message, field, path, input);
+  return checked.value as string;
+}
+
+/** `$null` / `$notNull`: true or false, as booleans or their query-string spellings. */
+export function castFlag(field: FieldRef, value: unknown, path: string[]): boolean {
+  const checked = checkScalar({ type: 'boolean' }, value, path);
+  if (!checked.ok) fail(checked.issue.message, field, path, value);
+  return checked.value as boolean;
+}

@@ -1,0 +1,137 @@
+/**
+ * Compiling a FilterNode to one SQL condition over the JSONB rows, with Strapi's semantics on
+ * PostgreSQL (strapi-facts §2). Values are always bound. Where a form the GIN
+ * `jsonb_path_ops` index on `data` can serve means exactly the same (equality of a scalar
+ * attribute), that form is used.
+ */
+import type { Knex } from 'knex';
+import type { Registry } from '../content-types/registry.ts';
+import { column, joinFragments, placeholder, presenceExpr, textExpr, typedExpr, type Source, type SqlFragment } from './sql.ts';
+import { isJsonField } from './fields.ts';
+import type { FieldRef, FilterCondition, FilterNode, FilterValue, TextOperator } from './types.ts';
+
+/** What compiling needs: the schema (deep filters will look targets up in it) and where fields live. */
+export interface CompileContext {
+  registry: Registry;
+  uid: string;
+  source: Source;
+}
+
+const TRUE: SqlFragment = { sql: 'TRUE', bindings: [] };
+const FALSE: SqlFragment = { sql: 'FALSE', bindings: [] };
+
+/** `data @> '{"x": v}'`: true exactly when x equals the scalar v, and served by the GIN index. */
+function contains(src: Source, f: FieldRef, value: FilterValue): SqlFragment {
+  return { sql: `${column(src, 'data')} @> ?::jsonb`, bindings: [JSON.stringify({ [f.name]: value })] };
+}
+
+/** Scalar attributes, whose equality containment expresses exactly (JSON values need more). */
+const containable = (f: FieldRef): boolean => f.kind === 'attribute' && !isJsonField(f);
+
+function compare(src: Source, f: FieldRef, op: string, value: FilterValue): SqlFragment {
+  const left = typedExpr(src, f);
+  const right = placeholder(f, value);
+  return { sql: `${left.sql} ${op} ${right.sql}`, bindings: [...left.bindings, ...right.bindings] };
+}
+
+function isNull(src: Source, f: FieldRef, wanted: boolean): SqlFragment {
+  const t = presenceExpr(src, f);
+  return { sql: `${t.sql} IS ${wanted ? '' : 'NOT '}NULL`, bindings: t.bindings };
+}
+
+function equals(src: Source, f: FieldRef, value: FilterValue): SqlFragment {
+  if (value === null) return isNull(src, f, true);
+  if (containable(f)) return contains(src, f, value);
+  if (isJsonField(f)) {
+    // containment first lets the index narrow the rows; the equality makes it exact
+    const exact = compare(src, f, '=', value);
+    const c = contains(src, f, value);
+    return { sql: `(${c.sql} AND ${exact.sql})`, bindings: [...c.bindings, ...exact.bindings] };
+  }
+  return compare(src, f, '=', value);
+}
+
+function inList(src: Source, f: FieldRef, values: FilterValue[], negate: boolean): SqlFragment {
+  // knex's answer to an empty list (`1 = 0` / `1 = 1`), which Strapi inherits
+  if (values.length === 0) return negate ? TRUE : FALSE;
+  if (!negate && containable(f)) {
+    // one containment per value, so the index serves each; for non-null scalars this is IN
+    const any = joinFragments(values.map((v) => contains(src, f, v)), ' OR ');
+    return { sql: `(${any.sql})`, bindings: any.bindings };
+  }
+  const left = typedExpr(src, f);
+  const items = joinFragments(values.map((v) => placeholder(f, v)), ', ');
+  return { sql: `${left.sql} ${negate ? 'NOT IN' : 'IN'} (${items.sql})`, bindings: [...left.bindings, ...items.bindings] };
+}
+
+/** A LIKE pattern's trailing lone backslash would escape nothing (an SQL error): keep it literal. */
+const literalTail = (v: string): string => (/(?:^|[^\\])(?:\\\\)*\\$/.test(v) ? `${v}\\` : v);
+
+const TEXT: Record<TextOperator, { op: string; lower: boolean; pattern: (v: string) => string }> = {
+  $eqi: { op: '=', lower: true, pattern: (v) => v },
+  $nei: { op: '<>', lower: true, pattern: (v) => v },
+  // `%` and `_` stay wildcards: Strapi does not escape them either
+  $contains: { op: 'LIKE', lower: false, pattern: (v) => `%${literalTail(v)}%` },
+  $notContains: { op: 'NOT LIKE', lower: false, pattern: (v) => `%${literalTail(v)}%` },
+  $containsi: { op: 'LIKE', lower: true, pattern: (v) => `%${literalTail(v)}%` },
+  $notContainsi: { op: 'NOT LIKE', lower: true, pattern: (v) => `%${literalTail(v)}%` },
+  $startsWith: { op: 'LIKE', lower: false, pattern: (v) => `${literalTail(v)}%` },
+  $startsWithi: { op: 'LIKE', lower: true, pattern: (v) => `${literalTail(v)}%` },
+  $endsWith: { op: 'LIKE', lower: false, pattern: (v) => `%${literalTail(v)}` },
+  $endsWithi: { op: 'LIKE', lower: true, pattern: (v) => `%${literalTail(v)}` },
+};
+
+function text(src: Source, f: FieldRef, operator: TextOperator, value: string): SqlFragment {
+  const { op, lower, pattern } = TEXT[operator];
+  const t = textExpr(src, f);
+  const left = lower ? `LOWER(${t.sql})` : t.sql;
+  const right = lower ? 'LOWER(?::text)' : '?::text';
+  return { sql: `${left} ${op} ${right}`, bindings: [...t.bindings, pattern(value)] };
+}
+
+function condition(src: Source, c: FilterCondition): SqlFragment {
+  switch (c.operator) {
+    case '$null': return isNull(src, c.field, c.value);
+    case '$notNull': return isNull(src, c.field, !c.value);
+    case '$eq': return equals(src, c.field, c.value);
+    // plain `<>`: like Strapi's, it leaves out rows where the attribute is null
+    case '$ne': return c.value === null ? isNull(src, c.field, false) : compare(src, c.field, '<>', c.value);
+    case '$lt': return compare(src, c.field, '<', c.value);
+    case '$lte': return compare(src, c.field, '<=', c.value);
+    case '$gt': return compare(src, c.field, '>', c.value);
+    case '$gte': return compare(src, c.field, '>=', c.value);
+    case '$in': return inList(src, c.field, c.value, false);
+    case '$notIn': return inList(src, c.field, c.value, true);
+    case '$between': {
+      const left = typedExpr(src, c.field);
+      const [low, high] = c.value.map((v) => placeholder(c.field, v));
+      return { sql: `${left.sql} BETWEEN ${low.sql} AND ${high.sql}`, bindings: [...left.bindings, ...low.bindings, ...high.bindings] };
+    }
+    default: return text(src, c.field, c.operator, c.value);
+  }
+}
+
+/** The node as one parenthesised SQL condition. */
+export function compileFilters(node: FilterNode, ctx: CompileContext): SqlFragment {
+  switch (node.type) {
+    case 'and':
+    case 'or': {
+      const parts = joinFragments(node.nodes.map((n) => compileFilters(n, ctx)), node.type === 'and' ? ' AND ' : ' OR ');
+      return { sql: `(${parts.sql})`, bindings: parts.bindings };
+    }
+    case 'not': {
+      const inner = compileFilters(node.node, ctx);
+      return { sql: `(NOT ${inner.sql})`, bindings: inner.bindings };
+    }
+    default: {
+      const c = condition(ctx.source, node);
+      return { sql: `(${c.sql})`, bindings: c.bindings };
+    }
+  }
+}
+
+/** Restrict `q` (on `uid`'s table, under `alias` if it has one) to the rows `node` matches. */
+export function applyFilters(q: Knex.QueryBuilder, registry: Registry, uid: string, node: FilterNode, alias?: string): Knex.QueryBuilder {
+  const { sql, bindings } = compileFilters(node, { registry, uid, source: { alias } });
+  return q.whereRaw(sql, bindings);
+}

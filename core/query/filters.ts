@@ -1,0 +1,147 @@
+/**
+ * The `filters` parameter: resolved against the schema into a FilterNode tree (every name
+ * checked, every value cast), then compiled to SQL by `filters-sql.ts`.
+ */
+import { invalidKey, validationError } from '../errors.ts';
+import type { Registry } from '../content-types/registry.ts';
+import { isPlainObject } from '../config/merge.ts';
+import { isJsonField, resolveField, type FieldOptions } from './fields.ts';
+import { castFlag, castText, castValue } from './filter-values.ts';
+import { FILTER_OPERATORS, type FieldRef, type FilterNode, type FilterOperator, type FilterValue, type TextOperator } from './types.ts';
+
+export { applyFilters, compileFilters } from './filters-sql.ts';
+
+/**
+ * How deep `$and/$or/$not` may nest. qs stops query strings at 20 levels; this bounds trees
+ * handed over by other callers (GraphQL) before the recursion does.
+ */
+export const MAX_FILTER_DEPTH = 32;
+
+const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS);
+const TEXT_OPERATORS: ReadonlySet<string> = new Set<TextOperator>([
+  '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
+]);
+/** JSON has no meaningful order: json and blocks attributes refuse these. */
+const ORDERING: ReadonlySet<string> = new Set(['$lt', '$lte', '$gt', '$gte', '$between']);
+
+interface Ctx {
+  registry: Registry;
+  uid: string;
+  options: FieldOptions;
+}
+
+const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
+
+/**
+ * An array, or what qs makes of one past its `arrayLimit`: an object whose keys are all
+ * indexes (`$or[150][...]`). Anything else is undefined.
+ */
+function asArray(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (!isPlainObject(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length === 0 || !keys.every((k) => /^(0|[1-9]\d{0,8})$/.test(k))) return undefined;
+  return keys.map(Number).sort((a, b) => a - b).map((i) => value[String(i)]);
+}
+
+/** AND/OR of the nodes that say something; empty groups vanish, as they do in Strapi. */
+function group(type: 'and' | 'or', nodes: Array<FilterNode | undefined>): FilterNode | undefined {
+  const kept = nodes.filter((n): n is FilterNode => n !== undefined);
+  if (kept.length <= 1) return kept[0];
+  return { type, nodes: kept };
+}
+
+function checkDepth(depth: number): void {
+  if (depth > MAX_FILTER_DEPTH) throw validationError(`filters are nested more than ${MAX_FILTER_DEPTH} levels deep`, { key: 'filters', source: 'query' });
+}
+
+/**
+ * Resolve the `filters` parameter (after qs parsing) against the schema of `uid`. Unknown
+ * attributes or operators are an "Invalid key"; values that cannot be cast to the
+ * attribute's type, a 400 naming it. Undefined when there is nothing to filter on.
+ */
+export function resolveFilters(registry: Registry, uid: string, raw: unknown, options: FieldOptions = {}): FilterNode | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  if (!isPlainObject(raw)) throw validationError('Invalid filters parameter: expected an object', { key: 'filters', source: 'query', param: 'filters' });
+  return resolveWhere({ registry, uid, options }, raw, '', 0);
+}
+
+/** A level where attribute names and `$and/$or/$not` may appear (the root, later a relation). */
+function resolveWhere(ctx: Ctx, where: Record<string, unknown>, path: string, depth: number): FilterNode | undefined {
+  checkDepth(depth);
+  const nodes = Object.entries(where).map(([key, value]): FilterNode | undefined => {
+    if (value === undefined) return undefined; // `{ title: undefined }` from code means no condition
+    const at = join(path, key);
+    if (key === '$and' || key === '$or') {
+      const items = asArray(value);
+      if (!items) throw validationError(`Invalid value of ${key}: expected an array`, { key, path: at, source: 'query', param: 'filters' });
+      return group(key === '$and' ? 'and' : 'or', items.map((item, i) => {
+        if (!isPlainObject(item)) throw validationError(`Invalid value of ${key}: expected an array of objects`, { key, path: join(at, String(i)), source: 'query', param: 'filters' });
+        return resolveWhere(ctx, item, join(at, String(i)), depth + 1);
+      }));
+    }
+    if (key === '$not') {
+      if (!isPlainObject(value)) throw validationError('Invalid value of $not: expected an object', { key, path: at, source: 'query', param: 'filters' });
+      const inner = resolveWhere(ctx, value, at, depth + 1);
+      return inner && { type: 'not', node: inner };
+    }
+    if (key.startsWith('$')) throw invalidKey(key, at, 'query', 'filters');
+    const resolved = resolveField(ctx.registry, ctx.uid, key, at, 'filters', ctx.options);
+    if ('through' in resolved) {
+      // deep filters: a later version resolves `value` against the target's schema here
+      throw validationError(`Filtering through ${key} is not supported yet`, { key, path: at, source: 'query', param: 'filters' });
+    }
+    return resolveOperators(resolved.field, value, at, depth + 1);
+  });
+  return group('and', nodes);
+}
+
+/** What follows an attribute: an object of operators, a bare array (`$in`) or a bare value (`$eq`). */
+function resolveOperators(field: FieldRef, value: unknown, path: string, depth: number): FilterNode | undefined {
+  checkDepth(depth);
+  const list = asArray(value);
+  if (list) return condition(field, '$in', list, path);
+  if (!isPlainObject(value)) return condition(field, '$eq', value, path);
+  return group('and', Object.entries(value).map(([op, inner]) => {
+    if (inner === undefined) return undefined;
+    const at = join(path, op);
+    if (op === '$not') {
+      const node = resolveOperators(field, inner, at, depth + 1);
+      return node && { type: 'not', node };
+    }
+    if (!OPERATORS.has(op) || (ORDERING.has(op) && isJsonField(field))) throw invalidKey(op, at, 'query', 'filters');
+    return condition(field, op as FilterOperator, inner, at);
+  }));
+}
+
+/** One operator applied to its value, cast; an array given to a single-value operator ORs them. */
+function condition(field: FieldRef, op: FilterOperator, value: unknown, path: string): FilterNode | undefined {
+  const at = path.split('.');
+  if (op === '$null' || op === '$notNull') return { type: 'condition', field, operator: op, value: castFlag(field, value, at) };
+  if (op === '$in' || op === '$notIn') {
+    // a single value is a list of one, as Strapi casts it
+    const items = asArray(value) ?? [value];
+    return { type: 'condition', field, operator: op, value: items.map((v, i) => castNonNull(field, v, [...at, String(i)])) };
+  }
+  if (op === '$between') {
+    const items = asArray(value);
+    if (!items || items.length !== 2) {
+      throw validationError(`${path} expects an array of two values`, { key: field.name, path, source: 'query', param: 'filters' });
+    }
+    return { type: 'condition', field, operator: op, value: [castNonNull(field, items[0], [...at, '0']), castNonNull(field, items[1], [...at, '1'])] };
+  }
+  const list = asArray(value);
+  if (list) return group('or', list.map((v, i) => condition(field, op, v, join(path, String(i)))));
+  if (TEXT_OPERATORS.has(op)) return { type: 'condition', field, operator: op as TextOperator, value: castText(field, value, at) };
+  const operator = op as '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte';
+  if (value === null && (op === '$eq' || op === '$ne')) return { type: 'condition', field, operator, value: null };
+  return { type: 'condition', field, operator, value: castNonNull(field, value, at) };
+}
+
+/** Only `$eq`/`$ne` give null a meaning (IS NULL / IS NOT NULL); elsewhere it is an error. */
+function castNonNull(field: FieldRef, value: unknown, path: string[]): FilterValue {
+  if (value === null || value === undefined) {
+    throw validationError(`${path.join('.')} cannot be null`, { key: field.name, path: path.join('.'), source: 'query', param: 'filters' });
+  }
+  return castValue(field, value, path);
+}
