@@ -6,7 +6,7 @@ import type { RequestContext } from '../../core/http/server.ts';
 import { paginationMeta, type PaginationConfig } from '../../core/query/pagination.ts';
 import type { Query } from '../../core/query/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
-import { parseRestQuery } from './query.ts';
+import { parseRestQuery } from '../../core/query/parse.ts';
 import { sanitizeInput, sanitizeOutput } from '../../core/documents/sanitize.ts';
 import { wantsV4, toV4 } from './v4.ts';
 

@@ -5,7 +5,7 @@ import type { App } from '../../core/kernel/app.ts';
 import type { RequestContext } from '../../core/http/server.ts';
 import { sanitizeOutput } from '../../core/documents/sanitize.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
-import { parseRestQuery } from '../rest/query.ts';
+import { parseRestQuery } from '../../core/query/parse.ts';
 import type { PaginationConfig } from '../../core/query/pagination.ts';
 import { parseMultipart } from './multipart.ts';
 import type { FileInfo, Link, UploadService } from './service.ts';

@@ -191,6 +191,19 @@ describe('updating, replacing, reading and deleting files', () => {
     expect(missing.body.error).toMatchObject({ name: 'NotFoundError', message: 'file.notFound' });
   });
 
+  it('filters, sorts and paginates the file list', async () => {
+    const a = (await upload([['files', small, 'image/jpeg', 'filter-a.jpg']])).body[0];
+    const b = (await upload([['files', Buffer.from('b'), 'text/plain', 'filter-b.txt']])).body[0];
+    const byMime = await t.request('GET', '/api/upload/files?filters[mime][$eq]=text/plain&filters[name][$startsWith]=filter-');
+    expect(byMime.body.map((f: any) => f.id)).toEqual([b.id]);
+    const sorted = await t.request('GET', '/api/upload/files?filters[name][$startsWith]=filter-&sort=id:desc');
+    expect(sorted.body.map((f: any) => f.id)).toEqual([b.id, a.id]);
+    const paged = await t.request('GET', '/api/upload/files?sort=id:asc&pagination[start]=0&pagination[limit]=1');
+    expect(paged.body).toHaveLength(1);
+    const bad = await t.request('GET', '/api/upload/files?filters[folderPath][$eq]=/');
+    expect(bad.status).toBe(400); // private on the file type
+  });
+
   it('deletes a file: 200 with the file, its bytes and formats gone, and gone from documents that used it', async () => {
     const file = (await upload([['files', big, 'image/png', 'doomed.png']])).body[0];
     const keep = (await upload([['files', small, 'image/jpeg', 'keep.jpg']])).body[0];

@@ -1,10 +1,10 @@
-import type { Registry } from '../../core/content-types/registry.ts';
-import { validationError } from '../../core/errors.ts';
-import { resolvePopulate } from '../../core/query/populate.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
-import { resolveSort } from '../../core/query/sort.ts';
-import { parsePagination, type PaginationConfig } from '../../core/query/pagination.ts';
-import type { Query, Status } from '../../core/query/types.ts';
+import type { Registry } from '../content-types/registry.ts';
+import { validationError } from '../errors.ts';
+import { resolvePopulate } from './populate.ts';
+import { resolveFilters } from './filters.ts';
+import { resolveSort } from './sort.ts';
+import { parsePagination, type PaginationConfig } from './pagination.ts';
+import type { Query, Status } from './types.ts';
 
 /** Query parameters of Strapi's content API that Vellum does not answer yet: refused, never ignored. */
 const NOT_YET = new Set(['fields', '_q', 'publicationFilter']);
