@@ -261,7 +261,10 @@ export default {
   },
 };
 `);
-    const s = await startApp({ appDir: dir, config: { plugins: { upload: { config: { provider, providerOptions: { baseUrl: 'https://cdn.example', bucket: 'b1' } } } } } });
+    const s = await startApp({
+      appDir: dir,
+      config: { plugins: { upload: { config: { provider, providerOptions: { baseUrl: 'https://cdn.example', bucket: 'b1' }, breakpoints: { poster: 1100, tiny: 100 } } } } },
+    });
     const seen = () => (globalThis as any).__memoryProvider;
     try {
       const fd = new FormData();
@@ -273,7 +276,11 @@ export default {
       expect(file).toMatchObject({ provider: provider, url: `https://cdn.example/${file.hash}.png`, provider_metadata: { bucket: 'b1' } });
       expect(file.formats.thumbnail.url).toBe(`https://cdn.example/thumbnail_${file.hash}.png`);
       expect(seen().uploads).toEqual(expect.arrayContaining([{ hash: file.hash, bytes: big.length }]));
-      expect(seen().uploads).toHaveLength(5); // the original and four formats
+      // configured breakpoints replace the default ones: the original, the thumbnail, poster and tiny
+      expect(Object.keys(file.formats).sort()).toEqual(['poster', 'thumbnail', 'tiny']);
+      expect([file.formats.poster.width, file.formats.poster.height]).toEqual([1100, 733]);
+      expect([file.formats.tiny.width, file.formats.tiny.height]).toEqual([100, 67]);
+      expect(seen().uploads).toHaveLength(4);
       expect(existsSync(path.join(dir, 'public/uploads'))).toBe(false);
       expect((await s.request('DELETE', `/api/upload/files/${file.id}`)).status).toBe(200);
       expect(seen().deletes.sort()).toEqual([file.hash, ...Object.values(file.formats).map((f: any) => f.hash)].sort());
