@@ -6,9 +6,8 @@ import { applicationError } from '../errors.ts';
 import { COMPONENT_ID_SEQUENCE } from '../../database/sync.ts';
 import { prepareWrite } from './input.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
-import { populate } from './populate.ts';
+import { readDocuments, type ReadRequest } from './read.ts';
 import { applyFilters } from '../query/filters-sql.ts';
-import { applySort } from '../query/sort.ts';
 import { inScope, ROW_COLUMNS, type Row, type Scope } from './rows.ts';
 import { toDocument, type Doc } from './serialize.ts';
 import type { Action, DocumentContext, ReadParams, ResultOf, VersionParams } from './types.ts';
@@ -43,25 +42,16 @@ const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilde
 export function createCoreActions(registry: Registry): CoreActions {
   const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
 
-  /** The rows a list call is about: its filters, in its sort order (else by id). */
-  const selection = (ctx: DocumentContext, params: ReadParams, ordered: boolean): Knex.QueryBuilder => {
+  /** The rows a count is about: its filters. */
+  const selection = (ctx: DocumentContext, params: ReadParams): Knex.QueryBuilder => {
     const q = table(ctx);
     if (params.filters) applyFilters(q, registry, ctx.uid, params.filters);
-    return ordered ? applySort(q, registry, ctx.uid, params.sort ?? []) : q;
+    return q;
   };
 
-  async function read(ctx: DocumentContext, q: Knex.QueryBuilder, params: ReadParams): Promise<Doc[]> {
-    const scope = scopeOf(params);
-    const rows = (await inScope(q.select(ROW_COLUMNS), ctx.contentType, scope)) as Row[];
-    const docs = rows.map((row) => toDocument(ctx.contentType, row));
-    if (params.populate && Object.keys(params.populate).length > 0) {
-      const nodes = rows.map((row, i) => ({
-        attributes: ctx.contentType.attributes, raw: row.data, out: docs[i], documentId: row.document_id, locale: row.locale, uid: ctx.uid,
-      }));
-      await populate({ db: ctx.db, registry, scope }, nodes, params.populate);
-    }
-    return docs;
-  }
+  /** A read, as one statement (see read.ts). */
+  const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) =>
+    readDocuments({ db: ctx.db, registry, ct: ctx.contentType, params, scope: scopeOf(params), ...more });
 
   /** Give new component instances their ids: one statement for all of them. */
   async function assignComponentIds(trx: Knex, fresh: Array<Record<string, unknown>>): Promise<void> {
@@ -106,26 +96,26 @@ export function createCoreActions(registry: Registry): CoreActions {
 
   /** The document after a version change, in the version the action leaves in front. */
   const after = (ctx: DocumentContext, p: VersionParams, status: Scope['status'], locale: string | null): Promise<Doc | null> =>
-    core.findOne({ ...ctx, action: 'findOne', params: { documentId: p.documentId, status, locale: locale ?? undefined, populate: p.populate } });
+    core.findOne({ ...ctx, action: 'findOne', params: { documentId: p.documentId, status, locale: locale ?? undefined, populate: p.populate, fields: p.fields, redact: p.redact } });
 
   const core: CoreActions = {
-    findMany(ctx) {
-      const q = selection(ctx, ctx.params, true);
+    async findMany(ctx) {
       const pg = ctx.params.pagination;
-      if (pg) {
-        q.offset(pg.start);
-        if (pg.limit !== null) q.limit(pg.limit);
-      }
-      return read(ctx, q, ctx.params);
+      return (await read(ctx, ctx.params, { offset: pg?.start, limit: pg?.limit })).docs;
+    },
+    async findPage(ctx) {
+      const pg = ctx.params.pagination;
+      const { docs, total } = await read(ctx, ctx.params, { offset: pg?.start, limit: pg?.limit, count: pg?.withCount !== false });
+      return { results: docs, total };
     },
     async findFirst(ctx) {
-      return (await read(ctx, selection(ctx, ctx.params, true).limit(1), ctx.params))[0] ?? null;
+      return (await read(ctx, ctx.params, { limit: 1 })).docs[0] ?? null;
     },
     async findOne(ctx) {
-      return (await read(ctx, table(ctx).where('document_id', ctx.params.documentId).orderBy('id').limit(1), ctx.params))[0] ?? null;
+      return (await read(ctx, ctx.params, { documentId: ctx.params.documentId, limit: 1 })).docs[0] ?? null;
     },
     async count(ctx) {
-      const row = await inScope(selection(ctx, ctx.params, false).count({ n: '*' }), ctx.contentType, scopeOf(ctx.params)).first();
+      const row = await inScope(selection(ctx, ctx.params).count({ n: '*' }), ctx.contentType, scopeOf(ctx.params)).first();
       return Number(row?.n ?? 0);
     },
     async create(ctx) {

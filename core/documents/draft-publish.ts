@@ -17,6 +17,9 @@ export const draftAndPublish: DocumentMiddleware = async (ctx, next) => {
   return ctx.documents(ctx.uid).publish({
     documentId: draft.documentId as string,
     locale: (draft.locale as string | undefined) ?? params.locale,
+    // what the caller asked to see, so the published version answers in the same shape
     populate: params.populate,
+    fields: params.fields,
+    redact: params.redact,
   });
 };

@@ -35,15 +35,5 @@ export function inScope(q: Knex.QueryBuilder, ct: ContentType, scope: Scope, ali
   return q;
 }
 
-/** Rows of `ct` for the given documentIds in `scope`, by documentId. */
-export async function rowsByDocumentId(db: Knex, ct: ContentType, ids: string[], scope: Scope): Promise<Map<string, Row>> {
-  const out = new Map<string, Row>();
-  if (ids.length === 0) return out;
-  const q = db(ct.collectionName).select(ROW_COLUMNS).whereIn('document_id', ids).orderBy('id');
-  const rows = (await inScope(q, ct, scope)) as Row[];
-  for (const row of rows) if (!out.has(row.document_id)) out.set(row.document_id, row);
-  return out;
-}
-
 /** Serialize a timestamp the way Strapi does (ISO 8601 with milliseconds, UTC). */
 export const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());

@@ -24,11 +24,3 @@ export function toDocument(ct: ContentType, row: Row): Doc {
   if (row.locale !== null) out.locale = row.locale;
   return out;
 }
-
-/** A stored component instance as returned when populated (dynamic zone items lead with `__component`). */
-export function toComponent(attributes: Attributes, data: Record<string, unknown>): Doc {
-  const head: Doc = data.__component ? { __component: data.__component } : {};
-  head.id = data.id;
-  head.documentId = data.documentId;
-  return scalars(attributes, data, head);
-}

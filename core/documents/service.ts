@@ -9,7 +9,7 @@ import {
 
 export type * from './types.ts';
 
-const ACTIONS: Action[] = ['findMany', 'findFirst', 'findOne', 'count', 'create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft'];
+const ACTIONS: Action[] = ['findMany', 'findPage', 'findFirst', 'findOne', 'count', 'create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft'];
 
 /**
  * The document service: the only read/write path to content, shared by REST, GraphQL and

@@ -4,7 +4,7 @@ import type { FilterNode, Pagination, PopulateTree, SortSpec, Status } from '../
 import type { Doc } from './serialize.ts';
 
 export type Action =
-  | 'findMany' | 'findOne' | 'findFirst' | 'count'
+  | 'findMany' | 'findPage' | 'findOne' | 'findFirst' | 'count'
   | 'create' | 'update' | 'delete'
   | 'publish' | 'unpublish' | 'discardDraft';
 
@@ -16,6 +16,10 @@ export type LocaleParam = string | '*';
 
 export interface ReadParams {
   populate?: PopulateTree;
+  /** scalar fields to return (id and documentId always); all when unset */
+  fields?: string[];
+  /** leave private and password attributes out, at every level (the content API asks for this) */
+  redact?: boolean;
   pagination?: Pagination;
   /** resolved filters (`resolveFilters`): applied by findMany, findFirst and count */
   filters?: FilterNode;
@@ -37,21 +41,26 @@ export interface UpdateParams extends ReadParams { documentId: string; data: Rec
 export interface DeleteParams { documentId: string; locale?: LocaleParam }
 export interface DeleteResult { documentId: string; entries: Doc[] }
 /** publish / unpublish / discardDraft of one document (in one locale, or every locale with '*') */
-export interface VersionParams { documentId: string; locale?: LocaleParam; populate?: PopulateTree }
+export interface VersionParams { documentId: string; locale?: LocaleParam; populate?: PopulateTree; fields?: string[]; redact?: boolean }
 
 export type ParamsOf = {
-  findMany: ReadParams; findFirst: ReadParams; count: ReadParams; findOne: FindOneParams;
+  findMany: ReadParams; findPage: ReadParams; findFirst: ReadParams; count: ReadParams; findOne: FindOneParams;
   create: CreateParams; update: UpdateParams; delete: DeleteParams;
   publish: VersionParams; unpublish: VersionParams; discardDraft: VersionParams;
 };
 export type ResultOf = {
-  findMany: Doc[]; findFirst: Doc | null; count: number; findOne: Doc | null;
+  findMany: Doc[]; findPage: Page; findFirst: Doc | null; count: number; findOne: Doc | null;
   create: Doc; update: Doc | null; delete: DeleteResult | null;
   publish: Doc | null; unpublish: Doc | null; discardDraft: Doc | null;
 };
 
+/** A page of documents and, when pagination asks for it, the total: what a list answers. */
+export interface Page { results: Doc[]; total: number | null }
+
 export interface DocumentApi {
   findMany(params?: ReadParams): Promise<Doc[]>;
+  /** findMany and count in one statement */
+  findPage(params?: ReadParams): Promise<Page>;
   findFirst(params?: ReadParams): Promise<Doc | null>;
   findOne(params: FindOneParams): Promise<Doc | null>;
   count(params?: ReadParams): Promise<number>;

@@ -1,13 +1,14 @@
 import type { Registry } from '../content-types/registry.ts';
 import { validationError } from '../errors.ts';
 import { resolvePopulate } from './populate.ts';
+import { resolveFields } from './select-fields.ts';
 import { resolveFilters } from './filters.ts';
 import { resolveSort } from './sort.ts';
 import { parsePagination, type PaginationConfig } from './pagination.ts';
 import type { Query, Status } from './types.ts';
 
 /** Query parameters of Strapi's content API that Vellum does not answer yet: refused, never ignored. */
-const NOT_YET = new Set(['fields', '_q', 'publicationFilter']);
+const NOT_YET = new Set(['_q', 'publicationFilter']);
 
 function parseStatus(raw: unknown): Status {
   if (raw === undefined) return 'published';
@@ -30,6 +31,7 @@ export function parseRestQuery(registry: Registry, uid: string, raw: Record<stri
   }
   const query: Query = {
     populate: resolvePopulate(registry, uid, raw.populate),
+    fields: resolveFields(registry, uid, raw.fields, true),
     pagination: parsePagination(raw.pagination, pagination),
     status: parseStatus(raw.status),
     locale,

@@ -1,10 +1,12 @@
 import { invalidKey, validationError } from '../errors.ts';
-import { isPopulatable, type Attribute, type DynamicZoneAttribute } from '../content-types/types.ts';
+import { FILE_UID, isPopulatable, isToMany, type Attribute } from '../content-types/types.ts';
+import { resolveFields } from './select-fields.ts';
+import { resolveFilters } from './filters.ts';
+import { resolveSort } from './sort.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
 import { isPlainObject } from '../config/merge.ts';
 
-const POPULATE_KEYS = new Set(['populate', 'on']);
 
 /**
  * How many relations/components deep a populate may reach. The brief sets no limit, but each
@@ -30,7 +32,7 @@ function targetUids(attr: Attribute): string[] {
     case 'component':
       return [attr.component];
     case 'dynamiczone':
-      return (attr as DynamicZoneAttribute).components;
+      return attr.components;
     default:
       return []; // media: a file has no populatable attributes here
   }
@@ -98,34 +100,57 @@ function addDotted(registry: Registry, uid: string, tree: PopulateTree, parts: s
   addDotted(registry, target, (node.populate ??= {}), rest, join(path, head));
 }
 
+/** The uid whose scalars `fields` names under `attr`: the relation's target, the file type, the component. */
+function fieldsUid(attr: Attribute): string | undefined {
+  if (attr.type === 'media') return FILE_UID;
+  return attr.type === 'relation' || attr.type === 'component' ? targetUids(attr)[0] : undefined;
+}
+
+function truthy(raw: unknown, path: string): boolean {
+  if (raw === true || raw === 'true' || raw === '1') return true;
+  if (raw === false || raw === 'false' || raw === '0') return false;
+  throw validationError(`Invalid value at ${path}: expected true or false`, { key: path, source: 'query' });
+}
+
+/**
+ * One populated attribute's options: `populate` (nested; on a dynamic zone, the shared
+ * strategy), `on` (dynamic zones), `fields`, and for relations `filters`, `sort` and `count`.
+ * Pagination inside populate is refused, as in Strapi 5.
+ */
 function resolveNode(registry: Registry, attr: Attribute, value: unknown, path: string): PopulateNode {
   if (value === true || value === 'true' || value === '*') return {};
   if (value === false || value === 'false') return {};
   if (!isPlainObject(value)) throw validationError(`Invalid populate at ${path || 'populate'}`, { key: 'populate', path, source: 'query' });
   const node: PopulateNode = {};
+  const relationUid = attr.type === 'relation' ? attr.target : undefined;
   for (const [key, inner] of Object.entries(value)) {
-    if (!POPULATE_KEYS.has(key)) throw invalidKey(key, `${path}.${key}`, 'query', 'populate');
+    const at = `${path}.${key}`;
     if (key === 'populate') {
       const uids = targetUids(attr);
       if (attr.type === 'dynamiczone') {
         // shared strategy: the same populate applied to every component of the zone
-        node.on = Object.fromEntries(uids.map((u) => [u, { populate: resolvePopulate(registry, u, inner, `${path}.populate`) }]));
+        node.on = Object.fromEntries(uids.map((u) => [u, { populate: resolvePopulate(registry, u, inner, at) }]));
       } else if (uids.length === 1) {
-        node.populate = resolvePopulate(registry, uids[0], inner, `${path}.populate`);
+        node.populate = resolvePopulate(registry, uids[0], inner, at);
       } else {
-        throw invalidKey(key, `${path}.${key}`, 'query', 'populate');
+        throw invalidKey(key, at, 'query', 'populate');
       }
-    } else {
-      if (attr.type !== 'dynamiczone' || !isPlainObject(inner)) throw invalidKey(key, `${path}.${key}`, 'query', 'populate');
+    } else if (key === 'on' && attr.type === 'dynamiczone' && isPlainObject(inner)) {
       node.on = {};
       for (const [component, sub] of Object.entries(inner)) {
-        if (!(attr as DynamicZoneAttribute).components.includes(component)) {
-          throw invalidKey(component, `${path}.on.${component}`, 'query', 'populate');
-        }
-        node.on[component] = isPlainObject(sub) && sub.populate !== undefined
-          ? { populate: resolvePopulate(registry, component, sub.populate, `${path}.on.${component}.populate`) }
-          : {};
+        if (!attr.components.includes(component)) throw invalidKey(component, `${at}.${component}`, 'query', 'populate');
+        node.on[component] = resolveNode(registry, { type: 'component', component }, sub, `${at}.${component}`);
       }
+    } else if (key === 'fields' && fieldsUid(attr)) {
+      node.fields = resolveFields(registry, fieldsUid(attr)!, inner, true, at);
+    } else if (key === 'filters' && relationUid) {
+      node.filters = resolveFilters(registry, relationUid, inner);
+    } else if (key === 'sort' && relationUid) {
+      node.sort = resolveSort(registry, relationUid, inner);
+    } else if (key === 'count' && attr.type === 'relation' && isToMany(attr)) {
+      node.count = truthy(inner, at);
+    } else {
+      throw invalidKey(key, at, 'query', 'populate');
     }
   }
   return node;

@@ -14,6 +14,14 @@ export interface PopulateNode {
   populate?: PopulateTree;
   /** dynamic zones: per component uid, what to populate inside it; unlisted components are dropped */
   on?: Record<string, PopulateNode>;
+  /** scalar attributes (and timestamps, locale) to show; all when unset; id and documentId always */
+  fields?: string[];
+  /** relations: which related documents to include */
+  filters?: FilterNode;
+  /** relations: their order (default: the stored order, or the owners' creation for inverse sides) */
+  sort?: SortSpec[];
+  /** to-many relations: answer `{ count }` instead of the documents */
+  count?: boolean;
 }
 
 /** Attribute name → what to populate under it. */
@@ -33,6 +41,8 @@ export type Status = 'published' | 'draft';
 
 export interface Query {
   populate: PopulateTree;
+  /** root scalar fields to show (id and documentId always); all when unset */
+  fields?: string[];
   filters?: FilterNode;
   sort?: SortSpec[];
   pagination: Pagination;
@@ -60,8 +70,9 @@ export type TextOperator =
 export type SystemField = 'id' | 'documentId' | 'locale' | 'createdAt' | 'updatedAt' | 'publishedAt';
 
 /**
- * One scalar a filter or sort reads, relative to the row (or, later, the related row or
- * component instance) its node applies to: an attribute stored in `data`, or a column.
+ * One scalar a filter or sort reads, relative to the row, related row or component instance
+ * its node applies to: an attribute stored in `data`, or a column (on a component instance,
+ * only `id`, which it stores in its JSON).
  */
 export type FieldRef =
   | { kind: 'attribute'; name: string; type: ScalarType }
@@ -87,22 +98,66 @@ export type FilterCondition =
   | { type: 'condition'; field: FieldRef; operator: '$null' | '$notNull'; value: boolean };
 
 /**
- * The resolved `filters` tree. Fields are relative to the row the enclosing node reads, so
- * deep filters add nodes that change that row — `{ type: 'relation', attribute, target, node }`
- * (any related document matches, compiled to EXISTS), and likewise for components and dynamic
- * zones — without touching the leaves or the operators.
+ * How a row reaches the documents (or files) one of its attributes relates it to. Relations
+ * are stored on the owning side only, so an inverse side is found in the owners' data.
+ */
+export type RelationLink =
+  /** documentIds in this row's `data[attribute]`: a string, or an ordered array */
+  | { kind: 'owning'; toMany: boolean }
+  /** the target rows hold this row's documentId in their `data[owner]` */
+  | { kind: 'inverse'; owner: string; toMany: boolean }
+  /** file ids (numbers) in this row's `data[attribute]`, pointing at the files table's `id` */
+  | { kind: 'media'; multiple: boolean };
+
+/** A step through a relation or media attribute to the related documents (target: a content-type uid). */
+export interface RelationStep {
+  type: 'relation';
+  attribute: string;
+  target: string;
+  link: RelationLink;
+}
+
+/** A step into the instance(s) of a component attribute, stored inside the row's `data`. */
+export interface ComponentStep {
+  type: 'component';
+  attribute: string;
+  component: string;
+  repeatable: boolean;
+}
+
+/**
+ * The resolved `filters` tree. Fields are relative to the row the enclosing node reads;
+ * the deep nodes change that row: `relation` (any related document in the read's scope
+ * matches `node`, compiled to EXISTS), `component` (the single instance, or any instance of a
+ * repeatable one) and `dynamiczone` (any item whose component has a branch, matching it).
  */
 export type FilterNode =
   | FilterCondition
   | { type: 'and'; nodes: FilterNode[] }
   | { type: 'or'; nodes: FilterNode[] }
-  | { type: 'not'; node: FilterNode };
+  | { type: 'not'; node: FilterNode }
+  | (RelationStep & { node: FilterNode })
+  | (ComponentStep & { node: FilterNode })
+  | DynamicZoneFilter;
 
 /**
- * One sort key. Relation sort will add the relation steps leading to `field` (a path from
- * the root), the field itself staying a FieldRef of the last content-type.
+ * A filter on the items of a dynamic zone. Each branch is the filter resolved against one
+ * allowed component having every attribute it names; items of other components never match.
+ * No branch at all (the names exist, but never together) matches nothing.
+ */
+export interface DynamicZoneFilter {
+  type: 'dynamiczone';
+  attribute: string;
+  branches: Array<{ component: string; node: FilterNode }>;
+}
+
+/**
+ * One sort key: `field` of the row reached from the root through `path` (relations and
+ * components; absent for a field of the root itself). Through a to-many step the value is
+ * the smallest related one ascending, the largest descending.
  */
 export interface SortSpec {
   field: FieldRef;
   order: 'asc' | 'desc';
+  path?: Array<RelationStep | ComponentStep>;
 }

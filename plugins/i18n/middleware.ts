@@ -95,6 +95,8 @@ async function updateOrLocalize(ctx: DocumentContext<'update'>, next: () => Prom
     locale: p.locale,
     status: p.status,
     populate: p.populate,
+    fields: p.fields,
+    redact: p.redact,
     base: pick(source.data, sharedAttributes(ctx.contentType)),
   });
 }

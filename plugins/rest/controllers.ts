@@ -7,7 +7,7 @@ import { paginationMeta, type PaginationConfig } from '../../core/query/paginati
 import type { Query } from '../../core/query/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import { parseRestQuery } from '../../core/query/parse.ts';
-import { sanitizeInput, sanitizeOutput } from '../../core/documents/sanitize.ts';
+import { sanitizeInput } from '../../core/documents/sanitize.ts';
 import { wantsV4, toV4 } from './v4.ts';
 
 export type ControllerName = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'discardDraft';
@@ -29,13 +29,11 @@ function bodyData(ctx: RequestContext): Record<string, unknown> {
 export function createControllers(app: App, ct: ContentType, pagination: PaginationConfig): Controllers {
   const docs = app.documents(ct.uid);
   const single = ct.kind === 'singleType';
-  const query = (ctx: RequestContext): Query => parseRestQuery(app.registry, ct.uid, ctx.state.query, pagination);
+  // the content API never shows private or password attributes: they are left out in SQL
+  const query = (ctx: RequestContext): Query & { redact: true } => ({ ...parseRestQuery(app.registry, ct.uid, ctx.state.query, pagination), redact: true });
   const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));
 
-  const present = (ctx: RequestContext, doc: Doc): Doc => {
-    const clean = sanitizeOutput(app.registry, ct.uid, doc);
-    return wantsV4(ctx) ? toV4(app.registry, ct.uid, clean) : clean;
-  };
+  const present = (ctx: RequestContext, doc: Doc): Doc => (wantsV4(ctx) ? toV4(app.registry, ct.uid, doc) : doc);
   const answer = (ctx: RequestContext, doc: Doc | null, status = 200): void => {
     if (!doc) throw notFound();
     ctx.status = status;
@@ -52,16 +50,13 @@ export function createControllers(app: App, ct: ContentType, pagination: Paginat
   const version = (action: 'publish' | 'unpublish' | 'discardDraft') => async (ctx: RequestContext): Promise<void> => {
     const q = query(ctx);
     const documentId = await documentIdOf(ctx);
-    answer(ctx, documentId ? await docs[action]({ documentId, locale: q.locale, populate: q.populate }) : null);
+    answer(ctx, documentId ? await docs[action]({ documentId, locale: q.locale, populate: q.populate, fields: q.fields, redact: true }) : null);
   };
 
   return {
     async find(ctx) {
       const q = query(ctx);
-      const [results, total] = await Promise.all([
-        docs.findMany(q),
-        q.pagination.withCount ? docs.count(q) : Promise.resolve(null),
-      ]);
+      const { results, total } = await docs.findPage(q);
       ctx.body = { data: results.map((d) => present(ctx, d)), meta: { pagination: paginationMeta(q.pagination, total) } };
     },
     async findOne(ctx) {

@@ -75,7 +75,7 @@ export function createUploadControllers(app: App, service: UploadService, sizeLi
     async find(ctx: RequestContext): Promise<void> {
       const q = parseRestQuery(app.registry, FILE_UID, ctx.state.query, pagination);
       // Strapi lists every file unless pagination is asked for
-      const docs = await app.documents(FILE_UID).findMany({ ...q, pagination: ctx.state.query.pagination === undefined ? undefined : q.pagination });
+      const docs = await app.documents(FILE_UID).findMany({ ...q, redact: true, pagination: ctx.state.query.pagination === undefined ? undefined : q.pagination });
       ctx.body = docs.map((d) => present(app, d));
     },
     async findOne(ctx: RequestContext): Promise<void> {

@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+import type { Registry } from '../content-types/registry.ts';
+import type { ContentType } from '../content-types/types.ts';
+import { applyFilters } from '../query/filters.ts';
+import { applySort } from '../query/sort.ts';
+import { inScope, type Scope } from './rows.ts';
+import { documentJson, type SelectContext } from './select.ts';
+import type { Doc } from './serialize.ts';
+import type { ReadParams } from './types.ts';
+
+export interface ReadRequest {
+  db: Knex;
+  registry: Registry;
+  ct: ContentType;
+  params: ReadParams;
+  scope: Scope;
+  /** one document */
+  documentId?: string;
+  limit?: number | null;
+  offset?: number;
+  /** also count every matching document (for pagination meta) */
+  count?: boolean;
+}
+
+/** Rows of the read, filtered, under `alias`. */
+function matching(req: ReadRequest, alias: string): Knex.QueryBuilder {
+  const q = req.db({ [alias]: req.ct.collectionName });
+  inScope(q, req.ct, req.scope, alias);
+  if (req.documentId !== undefined) q.where(`${alias}.document_id`, req.documentId);
+  if (req.params.filters) applyFilters(q, req.registry, req.ct.uid, req.params.filters, alias);
+  return q;
+}
+
+/**
+ * One statement for a whole read: the page of documents, each built as JSON by PostgreSQL
+ * with its populate tree, aggregated into one array (in the page's order), and the total
+ * count when asked. No statement per row, nor per populated relation.
+ */
+export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; total: number | null }> {
+  let n = 0;
+  const ctx: SelectContext = { db: req.db, registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}` };
+  const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
+  const page = matching(req, 'r').select(req.db.raw(`${doc.sql} AS doc`, doc.bindings));
+  applySort(page, req.registry, req.ct.uid, req.params.sort ?? [], 'r');
+  if (req.offset) page.offset(req.offset);
+  if (req.limit !== undefined && req.limit !== null) page.limit(req.limit);
+  // an ordered subquery feeds json_agg in its order
+  const columns: Record<string, Knex.Raw | Knex.QueryBuilder> = {
+    data: req.db.raw(`COALESCE((SELECT json_agg(p.doc) FROM (?) p), '[]'::json)`, [page]),
+  };
+  if (req.count) columns.total = matching(req, 'c').count('*');
+  const row = (await req.db.select(columns).first()) as { data: Doc[]; total?: number | string };
+  return { docs: row.data, total: req.count ? Number(row.total) : null };
+}

@@ -1,0 +1,221 @@
+/**
+ * A read compiled to SQL that builds the documents' JSON in PostgreSQL: scalar fields, the
+ * timestamps as the API prints them, and the whole populate tree (relations, media,
+ * components, dynamic zones, localizations) as correlated subqueries. However many rows and
+ * populated documents, a read is one statement.
+ *
+ * Attribute names and uids are spliced into the SQL as literals: they are identifiers the
+ * schema validator accepted (`^[A-Za-z_][A-Za-z0-9_]*$`, `api::x.y`), never request input.
+ * Everything that comes from a request (locales, filter values) is a bound parameter.
+ */
+import type { Knex } from 'knex';
+import type { Registry } from '../content-types/registry.ts';
+import { FILE_UID, isScalar, isToMany, type Attribute, type Attributes, type ContentType } from '../content-types/types.ts';
+import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
+import { compileFilters } from '../query/filters.ts';
+import { applySort } from '../query/sort.ts';
+import type { Scope } from './rows.ts';
+
+export interface Frag { sql: string; bindings: Knex.Value[] }
+
+/** What a document or component renders: its scalar fields (all when unset) and what it populates. */
+export interface Shape {
+  fields?: string[];
+  populate?: PopulateTree;
+}
+
+export interface SelectContext {
+  db: Knex;
+  registry: Registry;
+  scope: Scope;
+  /** leave private and password attributes out at every level (the content API) */
+  redact: boolean;
+  /** fresh table aliases for nested subqueries */
+  alias(): string;
+}
+
+const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+const frag = (sql: string, bindings: Knex.Value[] = []): Frag => ({ sql, bindings });
+const TIMESTAMP = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const SYSTEM = ['createdAt', 'updatedAt', 'publishedAt'] as const;
+const COLUMN: Record<(typeof SYSTEM)[number], string> = { createdAt: 'created_at', updatedAt: 'updated_at', publishedAt: 'published_at' };
+
+const hidden = (attr: Attribute): boolean => attr.private === true || attr.type === 'password';
+
+/**
+ * `json_build_object` keeps key order (Strapi's: id, documentId, attributes, timestamps,
+ * then populated ones) but takes at most 100 arguments; wider objects are merged as jsonb.
+ */
+function object(pairs: Array<[string, Frag]>): Frag {
+  const chunks: Array<Array<[string, Frag]>> = [];
+  for (let i = 0; i < pairs.length; i += 50) chunks.push(pairs.slice(i, i + 50));
+  const build = (fn: string, chunk: Array<[string, Frag]>): Frag => ({
+    sql: `${fn}(${chunk.map(([k, v]) => `${lit(k)}, ${v.sql}`).join(', ')})`,
+    bindings: chunk.flatMap(([, v]) => v.bindings),
+  });
+  if (chunks.length <= 1) return build('json_build_object', chunks[0] ?? []);
+  const parts = chunks.map((c) => build('jsonb_build_object', c));
+  return { sql: `(${parts.map((p) => p.sql).join(' || ')})::json`, bindings: parts.flatMap((p) => p.bindings) };
+}
+
+/** Scalar attributes a shape shows, in schema order. */
+function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] {
+  const wanted = shape.fields ? new Set(shape.fields) : null;
+  return Object.entries(attrs)
+    .filter(([name, attr]) => isScalar(attr) && (wanted ? wanted.has(name) : !(ctx.redact && hidden(attr))))
+    .map(([name]) => name);
+}
+
+/** Restrict rows of `ct` under `alias` to the read's version: its status and, if localized, its locale. */
+export function scopeSql(ct: ContentType, alias: string, scope: Scope): Frag {
+  const parts: string[] = [];
+  const bindings: Knex.Value[] = [];
+  if (ct.options.draftAndPublish && scope.status === 'draft') parts.push(`${alias}.published_at IS NULL`);
+  else parts.push(`${alias}.published_at IS NOT NULL`);
+  if (ct.pluginOptions.i18n?.localized && scope.locale && scope.locale !== '*') {
+    parts.push(`${alias}.locale = ?`);
+    bindings.push(scope.locale);
+  }
+  return frag(parts.join(' AND '), bindings);
+}
+
+/** The JSON of one document row under `alias`. */
+export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
+  const pairs: Array<[string, Frag]> = [['id', frag(`${alias}.id`)], ['documentId', frag(`${alias}.document_id`)]];
+  for (const name of scalars(ctx, ct.attributes, shape)) pairs.push([name, frag(`${alias}.data->${lit(name)}`)]);
+  for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(TIMESTAMP(`${alias}.${COLUMN[key]}`))]);
+  if (ct.pluginOptions.i18n?.localized && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
+  for (const [name, node] of Object.entries(shape.populate ?? {})) {
+    pairs.push([name, populated(ctx, ct.attributes, `${alias}.data`, name, node, { alias, ct })]);
+  }
+  return object(pairs);
+}
+
+/** The JSON of one component instance (a jsonb expression); dynamic zone items lead with `__component`. */
+function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Shape, inZone: boolean): Frag {
+  const attrs = ctx.registry.component(uid).attributes;
+  const pairs: Array<[string, Frag]> = [];
+  if (inZone) pairs.push(['__component', frag(`${expr}->'__component'`)]);
+  pairs.push(['id', frag(`${expr}->'id'`)], ['documentId', frag(`${expr}->'documentId'`)]);
+  for (const name of scalars(ctx, attrs, shape)) pairs.push([name, frag(`${expr}->${lit(name)}`)]);
+  for (const [name, node] of Object.entries(shape.populate ?? {})) pairs.push([name, populated(ctx, attrs, expr, name, node, null)]);
+  return object(pairs);
+}
+
+/** `(SELECT json_agg(...) ...)`, with `[]` instead of NULL for none. */
+const list = (inner: Frag): Frag => frag(`COALESCE((${inner.sql}), '[]'::json)`, inner.bindings);
+
+function join(parts: Frag[], sep: string): Frag {
+  return { sql: parts.map((p) => p.sql).join(sep), bindings: parts.flatMap((p) => p.bindings) };
+}
+
+/** One populated attribute of a document (`owner` set) or component instance, read from `data`. */
+function populated(ctx: SelectContext, attrs: Attributes, data: string, name: string, node: PopulateNode, owner: { alias: string; ct: ContentType } | null): Frag {
+  if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name)) return localizations(ctx, owner!, node);
+  const attr = attrs[name];
+  if (attr.type === 'relation') return relation(ctx, attr, data, name, node, owner);
+  if (attr.type === 'media') return media(ctx, attr.multiple === true, data, name, node);
+  if (attr.type === 'component') {
+    const value = `(${data}->${lit(name)})`;
+    if (!attr.repeatable) {
+      const one = componentJson(ctx, attr.component, value, node, false);
+      return frag(`CASE WHEN jsonb_typeof(${value}) = 'object' THEN ${one.sql} END`, one.bindings);
+    }
+    const e = ctx.alias();
+    const item = componentJson(ctx, attr.component, `${e}.v`, node, false);
+    return list(frag(`SELECT json_agg(${item.sql} ORDER BY ${e}.n) FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END) WITH ORDINALITY ${e}(v, n)`, item.bindings));
+  }
+  if (attr.type === 'dynamiczone') {
+    const value = `(${data}->${lit(name)})`;
+    const e = ctx.alias();
+    const shown = node.on ? attr.components.filter((c) => Object.hasOwn(node.on!, c)) : attr.components;
+    if (shown.length === 0) return frag(`'[]'::json`);
+    const cases = shown.map((uid) => {
+      const item = componentJson(ctx, uid, `${e}.v`, node.on?.[uid] ?? {}, true);
+      return frag(`WHEN ${lit(uid)} THEN ${item.sql}`, item.bindings);
+    });
+    const body = join(cases, ' ');
+    return list(frag(
+      `SELECT json_agg(CASE ${e}.v->>'__component' ${body.sql} END ORDER BY ${e}.n) FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END) WITH ORDINALITY ${e}(v, n) WHERE ${e}.v->>'__component' IN (${shown.map(lit).join(', ')})`,
+      body.bindings,
+    ));
+  }
+  throw new Error(`${name} cannot be populated`);
+}
+
+/** Filters inside a populate, applied to the related rows under `alias`. */
+function conditions(ctx: SelectContext, uid: string, alias: string, node: PopulateNode): Frag {
+  if (!node.filters) return frag('TRUE');
+  const where = compileFilters(node.filters, { registry: ctx.registry, uid, source: { alias } });
+  return frag(`(${where.sql})`, where.bindings);
+}
+
+/** ORDER BY of a populate's own `sort`, else the given default. */
+function ordering(ctx: SelectContext, uid: string, alias: string, node: PopulateNode, fallback: string): Frag {
+  if (!node.sort || node.sort.length === 0) return frag(fallback);
+  const q = applySort(ctx.db.queryBuilder(), ctx.registry, uid, node.sort, alias).toSQL();
+  return frag(q.sql.replace(/^select \* order by /i, ''), q.bindings as Knex.Value[]);
+}
+
+function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, data: string, name: string, node: PopulateNode, owner: { alias: string; ct: ContentType } | null): Frag {
+  const target = ctx.registry.contentType(attr.target);
+  const t = ctx.alias();
+  const scope = scopeSql(target, t, ctx.scope);
+  const where = conditions(ctx, target.uid, t, node);
+  const toMany = isToMany(attr);
+  let from: string;
+  let link: string;
+  let natural: string;
+  if (attr.mappedBy) {
+    const own = ctx.registry.owningSide(attr)!;
+    // the owners hold this document's id; containment lets the GIN index find them
+    const held = own.toMany ? `jsonb_build_object(${lit(own.attribute)}, jsonb_build_array(${owner!.alias}.document_id))` : `jsonb_build_object(${lit(own.attribute)}, ${owner!.alias}.document_id)`;
+    from = `${target.collectionName} ${t}`;
+    link = `${t}.data @> ${held}`;
+    natural = `(SELECT min(f.id) FROM ${target.collectionName} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
+  } else if (toMany) {
+    const o = ctx.alias();
+    from = `jsonb_array_elements_text(CASE WHEN jsonb_typeof(${data}->${lit(name)}) = 'array' THEN ${data}->${lit(name)} ELSE '[]'::jsonb END) WITH ORDINALITY ${o}(v, n) JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`;
+    link = 'TRUE';
+    natural = `${o}.n`;
+  } else {
+    from = `${target.collectionName} ${t}`;
+    link = `${t}.document_id = ${data}->>${lit(name)}`;
+    natural = `${t}.id`;
+  }
+  const filter = join([scope, where], ' AND ');
+  if (node.count) {
+    return frag(`json_build_object('count', (SELECT count(*) FROM ${from} WHERE ${link} AND ${filter.sql}))`, filter.bindings);
+  }
+  const doc = documentJson(ctx, target, t, node);
+  const order = ordering(ctx, target.uid, t, node, natural);
+  const body = `FROM ${from} WHERE ${link} AND ${filter.sql}`;
+  if (!toMany) return frag(`(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`, [...doc.bindings, ...filter.bindings, ...order.bindings]);
+  return list(frag(`SELECT json_agg(${doc.sql} ORDER BY ${order.sql}) ${body}`, [...doc.bindings, ...order.bindings, ...filter.bindings]));
+}
+
+function media(ctx: SelectContext, multiple: boolean, data: string, name: string, node: PopulateNode): Frag {
+  const files = ctx.registry.contentType(FILE_UID);
+  const f = ctx.alias();
+  const doc = documentJson(ctx, files, f, node);
+  if (!multiple) {
+    return frag(`(SELECT ${doc.sql} FROM ${files.collectionName} ${f} WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`, doc.bindings);
+  }
+  const o = ctx.alias();
+  return list(frag(
+    `SELECT json_agg(${doc.sql} ORDER BY ${o}.n) FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${data}->${lit(name)}) = 'array' THEN ${data}->${lit(name)} ELSE '[]'::jsonb END) WITH ORDINALITY ${o}(v, n) JOIN ${files.collectionName} ${f} ON ${f}.id = ${o}.v::bigint`,
+    doc.bindings,
+  ));
+}
+
+/** The same document in its other locales, in the read's status. */
+function localizations(ctx: SelectContext, owner: { alias: string; ct: ContentType }, node: PopulateNode): Frag {
+  const ct = owner.ct;
+  const t = ctx.alias();
+  const status = scopeSql(ct, t, { status: ctx.scope.status, locale: '*' });
+  const doc = documentJson(ctx, ct, t, node);
+  return list(frag(
+    `SELECT json_agg(${doc.sql} ORDER BY ${t}.id) FROM ${ct.collectionName} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,
+    [...doc.bindings, ...status.bindings],
+  ));
+}
