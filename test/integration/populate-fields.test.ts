@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../testing.ts';
+import { startApp } from '../helpers/app.ts';
+
+let t: TestApp;
+let file: Record<string, any>;
+const authors: string[] = [];
+const tags: string[] = [];
+let first: Record<string, any>;
+
+const get = async (path: string) => {
+  const res = await t.request('GET', path);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+};
+
+beforeAll(async () => {
+  t = await startApp();
+  file = await t.app.documents('plugin::upload.file').create({
+    data: { name: 'p.png', hash: 'p_1', ext: '.png', mime: 'image/png', size: 1, url: '/uploads/p_1.png', provider: 'local', width: 4, height: 4 },
+  });
+  for (let i = 0; i < 3; i++) {
+    authors.push((await t.request('POST', '/api/authors', {
+      data: { name: `Author ${i}`, email: `a${i}@x.io`, avatar: file.id, address: { city: `City ${i}` }, socials: [{ platform: 'github', url: `gh${i}` }] },
+    })).body.data.documentId);
+  }
+  for (const name of ['alpha', 'beta', 'gamma', 'delta']) tags.push((await t.request('POST', '/api/tags', { data: { name } })).body.data.documentId);
+  for (let i = 0; i < 30; i++) {
+    const res = await t.request('POST', '/api/articles', {
+      data: {
+        title: `Article ${String(i).padStart(2, '0')}`, views: i, internalNotes: 'never shown',
+        author: authors[i % 3], tags: [tags[i % 4], tags[(i + 1) % 4], tags[(i + 2) % 4]], cover: file.id, gallery: [file.id],
+        seo: { metaTitle: `Meta ${i}`, shareImage: file.id, keywords: [{ value: `k${i}` }, { value: 'common' }] },
+        blocks: [
+          { __component: 'shared.rich-text', body: `Body ${i}` },
+          { __component: 'shared.quote', title: `Quote ${i}`, person: authors[(i + 1) % 3] },
+          { __component: 'shared.media', file: file.id },
+          { __component: 'shared.slider', files: [file.id, file.id] },
+        ],
+      },
+    });
+    if (i === 0) first = res.body.data;
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('fields', () => {
+  it('returns only the listed scalars, plus id and documentId', async () => {
+    const body = await get('/api/articles?fields[0]=title&fields[1]=views&pagination[pageSize]=2');
+    expect(body.data[0]).toEqual({ id: expect.any(Number), documentId: expect.any(String), title: 'Article 00', views: 0 });
+    const comma = await get('/api/articles?fields=title,createdAt&pagination[pageSize]=1');
+    expect(Object.keys(comma.data[0])).toEqual(['id', 'documentId', 'title', 'createdAt']);
+    const star = await get('/api/articles?fields=*&pagination[pageSize]=1');
+    expect(star.data[0]).toHaveProperty('summary');
+  });
+
+  it('refuses private, password, unknown and non-scalar fields', async () => {
+    for (const f of ['internalNotes', 'nope', 'author', 'seo', 'blocks', 'cover']) {
+      const res = await t.request('GET', `/api/articles?fields[0]=${f}`);
+      expect(res.status, f).toBe(400);
+      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: `Invalid key ${f}`, details: { param: 'fields' } });
+    }
+  });
+
+  it('selects fields inside populate, for relations, media and components', async () => {
+    const body = await get(`/api/articles/${first.documentId}?populate[author][fields][0]=name&populate[tags][fields][0]=name&populate[cover][fields][0]=url&populate[seo][fields][0]=metaTitle`);
+    expect(body.data.author).toEqual({ id: expect.any(Number), documentId: authors[0], name: 'Author 0' });
+    expect(body.data.tags.map((x: any) => Object.keys(x))).toEqual([['id', 'documentId', 'name'], ['id', 'documentId', 'name'], ['id', 'documentId', 'name']]);
+    expect(body.data.cover).toEqual({ id: file.id, documentId: file.documentId, url: '/uploads/p_1.png' });
+    expect(body.data.seo).toEqual({ id: expect.any(Number), documentId: expect.any(String), metaTitle: 'Meta 0' });
+  });
+});
+
+describe('populate syntaxes of the brief', () => {
+  it('populate=* : every relation, media, component and dynamic zone, one level', async () => {
+    const { data } = await get(`/api/articles/${first.documentId}?populate=*`);
+    expect(data.author).toMatchObject({ documentId: authors[0] });
+    expect(data.author).not.toHaveProperty('avatar');
+    expect(data.tags).toHaveLength(3);
+    expect(data.cover).toMatchObject({ id: file.id });
+    expect(data.gallery).toHaveLength(1);
+    expect(data.seo).toMatchObject({ metaTitle: 'Meta 0' });
+    expect(data.seo).not.toHaveProperty('keywords');
+    expect(data.blocks.map((b: any) => b.__component)).toEqual(['shared.rich-text', 'shared.quote', 'shared.media', 'shared.slider']);
+    expect(data.blocks[1]).not.toHaveProperty('person');
+    expect(data.localizations).toEqual([]);
+    expect(data).not.toHaveProperty('internalNotes');
+  });
+
+  it('populate[0]=a&populate[1]=b, and a relation nested in a relation', async () => {
+    const two = await get(`/api/articles/${first.documentId}?populate[0]=author&populate[1]=tags`);
+    expect(Object.keys(two.data).slice(-2)).toEqual(['author', 'tags']);
+    const nested = await get(`/api/articles/${first.documentId}?populate[author][populate][0]=avatar&populate[author][populate][1]=articles`);
+    expect(nested.data.author.avatar).toMatchObject({ id: file.id, url: '/uploads/p_1.png' });
+    expect(nested.data.author.articles.map((a: any) => a.title)).toContain('Article 00');
+  });
+
+  it('components and nested components, by dotted path', async () => {
+    const { data } = await get(`/api/articles/${first.documentId}?populate[0]=seo&populate[1]=seo.keywords&populate[2]=seo.shareImage`);
+    expect(data.seo.keywords.map((k: any) => k.value)).toEqual(['k0', 'common']);
+    expect(data.seo.shareImage).toMatchObject({ id: file.id });
+  });
+
+  it('dynamic zones: first level, the shared strategy, and the detailed one with `on`', async () => {
+    const plain = await get(`/api/articles/${first.documentId}?populate[0]=blocks`);
+    expect(plain.data.blocks[3]).not.toHaveProperty('files');
+    const shared = await get(`/api/articles/${first.documentId}?populate[blocks][populate]=*`);
+    expect(shared.data.blocks[1].person).toMatchObject({ documentId: authors[1] });
+    expect(shared.data.blocks[3].files).toHaveLength(1); // the same file twice is stored once
+    const detailed = await get(`/api/articles/${first.documentId}?populate[blocks][on][shared.quote][populate][person][populate][0]=avatar&populate[blocks][on][shared.slider][populate]=*`);
+    expect(detailed.data.blocks.map((b: any) => b.__component)).toEqual(['shared.quote', 'shared.slider']);
+    expect(detailed.data.blocks[0].person.avatar).toMatchObject({ id: file.id });
+    expect(detailed.data.blocks[1].files.map((f: any) => f.id)).toEqual([file.id]);
+  });
+
+  it('filters and sort inside populate, and count', async () => {
+    const q = `populate[tags][filters][name][$in][0]=alpha&populate[tags][filters][name][$in][1]=gamma&populate[tags][sort][0]=name:desc`;
+    const { data } = await get(`/api/articles/${first.documentId}?${q}`);
+    expect(data.tags.map((x: any) => x.name)).toEqual(['gamma', 'alpha']);
+    const counted = await get(`/api/authors/${authors[0]}?populate[articles][count]=true`);
+    expect(counted.data.articles).toEqual({ count: 10 });
+    const filteredCount = await get(`/api/authors/${authors[0]}?populate[articles][count]=true&populate[articles][filters][views][$lt]=10`);
+    expect(filteredCount.data.articles).toEqual({ count: 4 });
+  });
+
+  it('refuses pagination inside populate, options where they mean nothing, and unknown keys', async () => {
+    for (const q of [
+      'populate[tags][pagination][limit]=2', 'populate[tags][limit]=2', 'populate[author][count]=true',
+      'populate[seo][filters][metaTitle][$eq]=x', 'populate[blocks][on][shared.seo][populate]=*', 'populate[tags][count]=maybe',
+    ]) {
+      const res = await t.request('GET', `/api/articles?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.body.error.name).toBe('ValidationError');
+    }
+  });
+});
+
+describe('cost', () => {
+  it('a 25-row list with deep populate is one SQL statement, and a 100-row one too', async () => {
+    const deep = [
+      'populate[author][populate][0]=avatar', 'populate[author][populate][1]=socials', 'populate[author][populate][2]=address',
+      'populate[tags][fields][0]=name', 'populate[cover]=true', 'populate[gallery]=true',
+      'populate[seo][populate][0]=shareImage', 'populate[seo][populate][1]=keywords',
+      'populate[blocks][on][shared.quote][populate][person][populate][0]=avatar', 'populate[blocks][on][shared.media][populate][0]=file',
+      'populate[blocks][on][shared.slider][populate][0]=files', 'populate[blocks][on][shared.rich-text][populate]=*', 'populate[localizations]=true',
+    ].join('&');
+    const statements = async (size: number): Promise<string[]> => {
+      t.queries.length = 0;
+      const body = await get(`/api/articles?pagination[pageSize]=${size}&${deep}`);
+      expect(body.data).toHaveLength(Math.min(size, 30));
+      expect(body.data[0].blocks[1].person.avatar.id).toBe(file.id);
+      return [...t.queries];
+    };
+    const small = await statements(25);
+    expect(small).toHaveLength(1);
+    expect(await statements(100)).toHaveLength(1);
+    // the page and its count together
+    expect(small[0]).toMatch(/count\(\*\)/);
+  });
+});
