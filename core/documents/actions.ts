@@ -45,7 +45,7 @@ export function createCoreActions(registry: Registry): CoreActions {
   /** The rows a count is about: its filters. */
   const selection = (ctx: DocumentContext, params: ReadParams): Knex.QueryBuilder => {
     const q = table(ctx);
-    if (params.filters) applyFilters(q, registry, ctx.uid, params.filters);
+    if (params.filters) applyFilters(q, registry, ctx.uid, params.filters, undefined, scopeOf(params));
     return q;
   };
 

@@ -27,7 +27,7 @@ function matching(req: ReadRequest, alias: string): Knex.QueryBuilder {
   const q = req.db({ [alias]: req.ct.collectionName });
   inScope(q, req.ct, req.scope, alias);
   if (req.documentId !== undefined) q.where(`${alias}.document_id`, req.documentId);
-  if (req.params.filters) applyFilters(q, req.registry, req.ct.uid, req.params.filters, alias);
+  if (req.params.filters) applyFilters(q, req.registry, req.ct.uid, req.params.filters, alias, req.scope);
   return q;
 }
 
@@ -40,13 +40,18 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   let n = 0;
   const ctx: SelectContext = { db: req.db, registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}` };
   const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
-  const page = matching(req, 'r').select(req.db.raw(`${doc.sql} AS doc`, doc.bindings));
-  applySort(page, req.registry, req.ct.uid, req.params.sort ?? [], 'r');
-  if (req.offset) page.offset(req.offset);
-  if (req.limit !== undefined && req.limit !== null) page.limit(req.limit);
-  // an ordered subquery feeds json_agg in its order
+  // First the page's rows, then their JSON: `data` is usually stored compressed (over 2 kB), and
+  // every `data->'key'` would decompress it again; `data || '{}'` decompresses it once per row.
+  const rows = matching(req, 'r0').select(
+    'r0.id', 'r0.document_id', 'r0.locale', 'r0.created_at', 'r0.updated_at', 'r0.published_at',
+    req.db.raw(`r0.data || '{}'::jsonb AS data`),
+  );
+  applySort(rows, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
+  if (req.offset) rows.offset(req.offset);
+  if (req.limit !== undefined && req.limit !== null) rows.limit(req.limit);
+  // the ordered page feeds json_agg in its order
   const columns: Record<string, Knex.Raw | Knex.QueryBuilder> = {
-    data: req.db.raw(`COALESCE((SELECT json_agg(p.doc) FROM (?) p), '[]'::json)`, [page]),
+    data: req.db.raw(`COALESCE((SELECT json_agg(${doc.sql}) FROM (?) r), '[]'::json)`, [...doc.bindings, rows]),
   };
   if (req.count) columns.total = matching(req, 'c').count('*');
   const row = (await req.db.select(columns).first()) as { data: Doc[]; total?: number | string };

@@ -146,14 +146,14 @@ function populated(ctx: SelectContext, attrs: Attributes, data: string, name: st
 /** Filters inside a populate, applied to the related rows under `alias`. */
 function conditions(ctx: SelectContext, uid: string, alias: string, node: PopulateNode): Frag {
   if (!node.filters) return frag('TRUE');
-  const where = compileFilters(node.filters, { registry: ctx.registry, uid, source: { alias } });
+  const where = compileFilters(node.filters, { registry: ctx.registry, uid, source: { alias }, scope: ctx.scope });
   return frag(`(${where.sql})`, where.bindings);
 }
 
 /** ORDER BY of a populate's own `sort`, else the given default. */
 function ordering(ctx: SelectContext, uid: string, alias: string, node: PopulateNode, fallback: string): Frag {
   if (!node.sort || node.sort.length === 0) return frag(fallback);
-  const q = applySort(ctx.db.queryBuilder(), ctx.registry, uid, node.sort, alias).toSQL();
+  const q = applySort(ctx.db.queryBuilder(), ctx.registry, uid, node.sort, alias, ctx.scope).toSQL();
   return frag(q.sql.replace(/^select \* order by /i, ''), q.bindings as Knex.Value[]);
 }
 

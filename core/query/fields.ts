@@ -1,7 +1,7 @@
 import { invalidKey } from '../errors.ts';
-import { isScalar, type Attribute } from '../content-types/types.ts';
+import { FILE_UID, isScalar, isToMany, type Attribute } from '../content-types/types.ts';
 import type { Registry } from '../content-types/registry.ts';
-import type { FieldRef, SystemField } from './types.ts';
+import type { ComponentStep, FieldRef, RelationStep, SystemField } from './types.ts';
 
 /** The query parameter a field is named in, for error details. */
 export type FieldParam = 'filters' | 'sort';
@@ -22,25 +22,63 @@ const SYSTEM_FIELDS: ReadonlySet<string> = new Set<SystemField>(['id', 'document
 const localized = (registry: Registry, uid: string): boolean =>
   registry.hasContentType(uid) && registry.contentType(uid).pluginOptions.i18n?.localized === true;
 
+/** `name` of `uid` as a filter or sort may read it, or undefined when it is not there for the query. */
+function lookup(registry: Registry, uid: string, name: string, options: FieldOptions): ResolvedField | undefined {
+  if (registry.hasContentType(uid)) {
+    if (SYSTEM_FIELDS.has(name) && (name !== 'locale' || localized(registry, uid))) return { field: { kind: 'system', name: name as SystemField } };
+  } else if (name === 'id') {
+    // a component instance keeps its own id in its JSON
+    return { field: { kind: 'system', name: 'id' } };
+  }
+  const attrs = registry.attributesOf(uid);
+  const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
+  if (!attr || attr.type === 'password' || (attr.private === true && !options.allowPrivate)) return undefined;
+  if (!isScalar(attr)) return { through: { name, attribute: attr } };
+  return { field: { kind: 'attribute', name, type: attr.type } };
+}
+
 /**
- * Resolve one name of `uid` in a filter or sort: a system field (`locale` only on localized
- * types), a scalar attribute, or a relation/media/component/dynamic zone to go through.
- * Unknown, password and private names are an "Invalid key" (private ones unless allowed).
+ * Resolve one name of `uid` (a content-type or component) in a filter or sort: a system field
+ * (`locale` only on localized types, only `id` on components), a scalar attribute, or a
+ * relation/media/component/dynamic zone to go through. Unknown, password and private names
+ * are an "Invalid key" (private ones unless allowed).
  */
 export function resolveField(
   registry: Registry, uid: string, name: string, path: string, param: FieldParam, options: FieldOptions = {},
 ): ResolvedField {
-  // system fields exist on document rows only; component instances will bring their own `id`
-  if (registry.hasContentType(uid) && SYSTEM_FIELDS.has(name) && (name !== 'locale' || localized(registry, uid))) {
-    return { field: { kind: 'system', name: name as SystemField } };
+  const resolved = lookup(registry, uid, name, options);
+  if (!resolved) throw invalidKey(name, path, 'query', param);
+  return resolved;
+}
+
+/** Whether `uid` has `name` for a query (dynamic zones ask this of each allowed component). */
+export const hasField = (registry: Registry, uid: string, name: string, options: FieldOptions = {}): boolean =>
+  lookup(registry, uid, name, options) !== undefined;
+
+/**
+ * The step a relation, media or component attribute leads through; undefined for a dynamic
+ * zone, whose items have no single schema. Media need the upload plugin's file type.
+ */
+export function stepThrough(
+  registry: Registry, name: string, attr: Attribute, path: string, param: FieldParam,
+): RelationStep | ComponentStep | undefined {
+  switch (attr.type) {
+    case 'relation': {
+      const owner = registry.owningSide(attr);
+      const toMany = isToMany(attr);
+      const link: RelationStep['link'] = owner
+        ? { kind: 'inverse', owner: owner.attribute, ownerToMany: owner.toMany, toMany }
+        : { kind: 'owning', toMany };
+      return { type: 'relation', attribute: name, target: attr.target, link };
+    }
+    case 'media':
+      if (!registry.hasContentType(FILE_UID)) throw invalidKey(name, path, 'query', param);
+      return { type: 'relation', attribute: name, target: FILE_UID, link: { kind: 'media', toMany: attr.multiple === true } };
+    case 'component':
+      return { type: 'component', attribute: name, component: attr.component, repeatable: attr.repeatable === true };
+    default:
+      return undefined;
   }
-  const attrs = registry.attributesOf(uid);
-  const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
-  if (!attr || attr.type === 'password' || (attr.private === true && !options.allowPrivate)) {
-    throw invalidKey(name, path, 'query', param);
-  }
-  if (!isScalar(attr)) return { through: { name, attribute: attr } };
-  return { field: { kind: 'attribute', name, type: attr.type } };
 }
 
 /** json and blocks hold any JSON: compared as jsonb, never ordered. */

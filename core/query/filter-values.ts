@@ -5,6 +5,7 @@
  */
 import { checkScalar } from '../documents/scalars.ts';
 import { validationError } from '../errors.ts';
+import { isPlainObject } from '../config/merge.ts';
 import type { ScalarType } from '../content-types/types.ts';
 import type { FieldRef, FilterValue } from './types.ts';
 
@@ -69,4 +70,16 @@ export function castFlag(field: FieldRef, value: unknown, path: string[]): boole
   const checked = checkScalar({ type: 'boolean' }, value, path);
   if (!checked.ok) fail(checked.issue.message, field, path, value);
   return checked.value as boolean;
+}
+
+/**
+ * An array, or what qs makes of one past its `arrayLimit`: an object whose keys are all
+ * indexes (`$or[150][...]`). Anything else is undefined.
+ */
+export function asArray(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (!isPlainObject(value)) return undefined;
+  const keys = Object.keys(value);
+  if (keys.length === 0 || !keys.every((k) => /^(0|[1-9]\d{0,8})$/.test(k))) return undefined;
+  return keys.map(Number).sort((a, b) => a - b).map((i) => value[String(i)]);
 }

@@ -6,15 +6,26 @@
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
-import { column, joinFragments, placeholder, presenceExpr, textExpr, typedExpr, type Source, type SqlFragment } from './sql.ts';
+import type { Scope } from '../documents/rows.ts';
+import { dataOf, joinFragments, placeholder, presenceExpr, textExpr, typedExpr, type Source, type SqlFragment } from './sql.ts';
 import { isJsonField } from './fields.ts';
+import { compileDeep } from './filters-deep-sql.ts';
+import { DEFAULT_SCOPE } from './paths-sql.ts';
 import type { FieldRef, FilterCondition, FilterNode, FilterValue, TextOperator } from './types.ts';
 
-/** What compiling needs: the schema (deep filters will look targets up in it) and where fields live. */
+/** What compiling needs: the schema (to look targets up), where fields live, and which versions a read sees. */
 export interface CompileContext {
   registry: Registry;
+  /** the content-type or component `source` reads */
   uid: string;
   source: Source;
+  /**
+   * The read's status and locale: related documents count only in the same scope. Callers
+   * reading another version must pass it; without it, published rows of any locale.
+   */
+  scope?: Scope;
+  /** how many subqueries deep this node sits, so nested ones get their own aliases (0 at the root) */
+  depth?: number;
 }
 
 const TRUE: SqlFragment = { sql: 'TRUE', bindings: [] };
@@ -22,7 +33,8 @@ const FALSE: SqlFragment = { sql: 'FALSE', bindings: [] };
 
 /** `data @> '{"x": v}'`: true exactly when x equals the scalar v, and served by the GIN index. */
 function contains(src: Source, f: FieldRef, value: FilterValue): SqlFragment {
-  return { sql: `${column(src, 'data')} @> ?::jsonb`, bindings: [JSON.stringify({ [f.name]: value })] };
+  const d = dataOf(src);
+  return { sql: `${d.sql} @> ?::jsonb`, bindings: [...d.bindings, JSON.stringify({ [f.name]: value })] };
 }
 
 /** Scalar attributes, whose equality containment expresses exactly (JSON values need more). */
@@ -123,15 +135,26 @@ export function compileFilters(node: FilterNode, ctx: CompileContext): SqlFragme
       const inner = compileFilters(node.node, ctx);
       return { sql: `(NOT ${inner.sql})`, bindings: inner.bindings };
     }
-    default: {
+    case 'absent':
+      // neither true nor false, as SQL reads a missing value: NOT keeps it from matching too
+      return { sql: '(NULL::boolean)', bindings: [] };
+    case 'condition': {
       const c = condition(ctx.source, node);
       return { sql: `(${c.sql})`, bindings: c.bindings };
     }
+    default:
+      return compileDeep(node, ctx, compileFilters);
   }
 }
 
-/** Restrict `q` (on `uid`'s table, under `alias` if it has one) to the rows `node` matches. */
-export function applyFilters(q: Knex.QueryBuilder, registry: Registry, uid: string, node: FilterNode, alias?: string): Knex.QueryBuilder {
-  const { sql, bindings } = compileFilters(node, { registry, uid, source: { alias } });
+/**
+ * Restrict `q` (on `uid`'s table, under `alias` if it has one) to the rows `node` matches.
+ * `scope` is the read's: related documents are matched in it (default: published, any locale).
+ */
+export function applyFilters(
+  q: Knex.QueryBuilder, registry: Registry, uid: string, node: FilterNode, alias?: string, scope: Scope = DEFAULT_SCOPE,
+): Knex.QueryBuilder {
+  const source = { alias, table: registry.contentType(uid).collectionName };
+  const { sql, bindings } = compileFilters(node, { registry, uid, source, scope });
   return q.whereRaw(sql, bindings);
 }

@@ -5,15 +5,17 @@
 import { invalidKey, validationError } from '../errors.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
-import { isJsonField, resolveField, type FieldOptions } from './fields.ts';
-import { castFlag, castText, castValue } from './filter-values.ts';
+import { hasField, isJsonField, resolveField, type FieldOptions } from './fields.ts';
+import { asArray, castFlag, castText, castValue } from './filter-values.ts';
+import { resolveThrough, type Resolvers, type WhereContext } from './filters-deep.ts';
 import { FILTER_OPERATORS, type FieldRef, type FilterNode, type FilterOperator, type FilterValue, type TextOperator } from './types.ts';
 
 export { applyFilters, compileFilters } from './filters-sql.ts';
 
 /**
- * How deep `$and/$or/$not` may nest. qs stops query strings at 20 levels; this bounds trees
- * handed over by other callers (GraphQL) before the recursion does.
+ * How deep `$and/$or/$not`, relations and components may nest together. qs stops query
+ * strings at 20 levels; this bounds trees handed over by other callers (GraphQL) before the
+ * recursion does, and the number of nested subqueries a filter compiles to.
  */
 export const MAX_FILTER_DEPTH = 32;
 
@@ -24,25 +26,10 @@ const TEXT_OPERATORS: ReadonlySet<string> = new Set<TextOperator>([
 /** JSON has no meaningful order: json and blocks attributes refuse these. */
 const ORDERING: ReadonlySet<string> = new Set(['$lt', '$lte', '$gt', '$gte', '$between']);
 
-interface Ctx {
-  registry: Registry;
-  uid: string;
-  options: FieldOptions;
-}
+// shared by every tree that tests a related id: frozen, so no caller can change it for the others
+const ID: FieldRef = Object.freeze({ kind: 'system', name: 'id' });
 
 const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
-
-/**
- * An array, or what qs makes of one past its `arrayLimit`: an object whose keys are all
- * indexes (`$or[150][...]`). Anything else is undefined.
- */
-function asArray(value: unknown): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
-  if (!isPlainObject(value)) return undefined;
-  const keys = Object.keys(value);
-  if (keys.length === 0 || !keys.every((k) => /^(0|[1-9]\d{0,8})$/.test(k))) return undefined;
-  return keys.map(Number).sort((a, b) => a - b).map((i) => value[String(i)]);
-}
 
 /** AND/OR of the nodes that say something; empty groups vanish, as they do in Strapi. */
 function group(type: 'and' | 'or', nodes: Array<FilterNode | undefined>): FilterNode | undefined {
@@ -63,11 +50,11 @@ function checkDepth(depth: number): void {
 export function resolveFilters(registry: Registry, uid: string, raw: unknown, options: FieldOptions = {}): FilterNode | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   if (!isPlainObject(raw)) throw validationError('Invalid filters parameter: expected an object', { key: 'filters', source: 'query', param: 'filters' });
-  return resolveWhere({ registry, uid, options }, raw, '', 0);
+  return resolveWhere({ registry, uid, options, level: 'root' }, raw, '', 0);
 }
 
-/** A level where attribute names and `$and/$or/$not` may appear (the root, later a relation). */
-function resolveWhere(ctx: Ctx, where: Record<string, unknown>, path: string, depth: number): FilterNode | undefined {
+/** A level where attribute names and `$and/$or/$not` may appear: the root, a relation's target, a component. */
+function resolveWhere(ctx: WhereContext, where: Record<string, unknown>, path: string, depth: number): FilterNode | undefined {
   checkDepth(depth);
   const nodes = Object.entries(where).map(([key, value]): FilterNode | undefined => {
     if (value === undefined) return undefined; // `{ title: undefined }` from code means no condition
@@ -85,12 +72,14 @@ function resolveWhere(ctx: Ctx, where: Record<string, unknown>, path: string, de
       const inner = resolveWhere(ctx, value, at, depth + 1);
       return inner && { type: 'not', node: inner };
     }
-    if (key.startsWith('$')) throw invalidKey(key, at, 'query', 'filters');
-    const resolved = resolveField(ctx.registry, ctx.uid, key, at, 'filters', ctx.options);
-    if ('through' in resolved) {
-      // deep filters: a later version resolves `value` against the target's schema here
-      throw validationError(`Filtering through ${key} is not supported yet`, { key, path: at, source: 'query', param: 'filters' });
+    if (key.startsWith('$')) {
+      // `filters[author][$null]=true`: an operator on a relation tests the related document's id
+      if (ctx.level === 'relation' && OPERATORS.has(key)) return condition(ID, key as FilterOperator, value, at);
+      throw invalidKey(key, at, 'query', 'filters');
     }
+    if (ctx.elsewhere?.has(key) && !hasField(ctx.registry, ctx.uid, key, ctx.options)) return { type: 'absent', attribute: key };
+    const resolved = resolveField(ctx.registry, ctx.uid, key, at, 'filters', ctx.options);
+    if ('through' in resolved) return resolveThrough(ctx, key, resolved.through.attribute, value, at, depth + 1, RESOLVERS);
     return resolveOperators(resolved.field, value, at, depth + 1);
   });
   return group('and', nodes);
@@ -145,3 +134,6 @@ function castNonNull(field: FieldRef, value: unknown, path: string[]): FilterVal
   }
   return castValue(field, value, path);
 }
+
+/** What filters-deep.ts recurses with. */
+const RESOLVERS: Resolvers = { where: resolveWhere, operators: resolveOperators, checkDepth };

@@ -1,19 +1,29 @@
 /**
  * The `sort` parameter in all of Strapi's forms (strapi-facts §3), resolved against the
- * schema and compiled to ORDER BY with the cast each type needs.
+ * schema, through relations and components (`author.name:desc`, `sort[seo][metaTitle]=asc`).
+ * Compiled to ORDER BY by `sort-sql.ts`.
  */
-import type { Knex } from 'knex';
 import { invalidKey, validationError } from '../errors.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
-import { isJsonField, resolveField, type FieldOptions } from './fields.ts';
-import { column, typedExpr } from './sql.ts';
-import type { SortSpec } from './types.ts';
+import { isJsonField, resolveField, stepThrough, type FieldOptions } from './fields.ts';
+import type { ComponentStep, RelationStep, SortSpec } from './types.ts';
+
+export { applySort } from './sort-sql.ts';
+
+/** How many names one sort path may chain (`a.b.c…`): each step is a subquery. */
+export const MAX_SORT_DEPTH = 16;
 
 interface Ctx {
   registry: Registry;
   uid: string;
   options: FieldOptions;
+}
+
+/** One sort key as written: the names leading to the field, and its direction (unchecked). */
+interface Written {
+  names: string[];
+  direction: unknown;
 }
 
 const details = (key: string, path: string): Record<string, unknown> => ({ key, path, source: 'query', param: 'sort' });
@@ -25,67 +35,69 @@ function order(raw: unknown, key: string, path: string): SortSpec['order'] {
 }
 
 /**
- * One key and what follows it: a direction, or (for `sort[author][name]=asc` and
- * `author.name`) a nested path, which only a relation or component could have.
+ * Follow `names` from the root: relations, media and components lead on (the field's row
+ * or instance is then reached through `path`), and the last name must be a sortable scalar.
+ * A dynamic zone, or a relation or component named last, is an invalid key.
  */
-function spec(ctx: Ctx, name: string, rest: string[] | Record<string, unknown> | undefined, direction: unknown): SortSpec {
-  if (name === '') throw validationError('Invalid sort: a field name is empty', details(name, name));
-  const resolved = resolveField(ctx.registry, ctx.uid, name, name, 'sort', ctx.options);
-  const nested = Array.isArray(rest) ? rest.length > 0 : rest !== undefined;
-  if ('through' in resolved) {
-    // relation sort: a later version follows the path into the target's schema here
-    if (nested) throw validationError(`Sorting through ${name} is not supported yet`, details(name, name));
-    throw invalidKey(name, name, 'query', 'sort');
+function resolvePath(ctx: Ctx, { names, direction }: Written): SortSpec {
+  if (names.length > MAX_SORT_DEPTH) throw validationError(`Invalid sort: a path has more than ${MAX_SORT_DEPTH} names`, details(names[0], names.join('.')));
+  const path: Array<RelationStep | ComponentStep> = [];
+  let uid = ctx.uid;
+  for (const [i, name] of names.entries()) {
+    const at = names.slice(0, i + 1).join('.');
+    if (name === '') throw validationError('Invalid sort: a field name is empty', details(name, at));
+    const resolved = resolveField(ctx.registry, uid, name, at, 'sort', ctx.options);
+    const last = i === names.length - 1;
+    if ('field' in resolved) {
+      if (!last) throw invalidKey(names[i + 1], `${at}.${names[i + 1]}`, 'query', 'sort');
+      if (isJsonField(resolved.field)) throw invalidKey(name, at, 'query', 'sort');
+      const spec: SortSpec = { field: resolved.field, order: order(direction, name, at) };
+      return path.length > 0 ? { ...spec, path } : spec;
+    }
+    const step = stepThrough(ctx.registry, name, resolved.through.attribute, at, 'sort');
+    if (!step || last) throw invalidKey(name, at, 'query', 'sort');
+    path.push(step);
+    uid = step.type === 'relation' ? step.target : step.component;
   }
-  if (nested) {
-    const next = Array.isArray(rest) ? rest[0] : Object.keys(rest as Record<string, unknown>)[0];
-    throw invalidKey(next, `${name}.${next}`, 'query', 'sort');
-  }
-  if (isJsonField(resolved.field)) throw invalidKey(name, name, 'query', 'sort');
-  return { field: resolved.field, order: order(direction, name, name) };
+  throw validationError('Invalid sort: a field name is empty', details('', ''));
 }
 
 /** `title`, `title:desc`, `author.name:asc`. */
-function fromString(ctx: Ctx, item: string): SortSpec {
+function fromString(item: string): Written {
   const [path, direction, ...extra] = item.trim().split(':');
   if (extra.length > 0) throw validationError('Invalid order. order can only be one of asc|desc', details(path, path));
-  const [name, ...rest] = path.split('.');
-  return spec(ctx, name, rest, direction ?? 'asc');
+  return { names: path.split('.'), direction: direction ?? 'asc' };
 }
 
-function resolveAny(ctx: Ctx, raw: unknown): SortSpec[] {
-  if (typeof raw === 'string') return raw.split(',').map((item) => fromString(ctx, item));
-  if (Array.isArray(raw)) return raw.flatMap((item) => resolveAny(ctx, item));
+/** `{ author: { name: 'asc' } }`: every leaf is one key, its names the path to it. */
+function fromObject(raw: Record<string, unknown>, prefix: string[]): Written[] {
+  if (prefix.length > MAX_SORT_DEPTH) throw validationError(`Invalid sort: a path has more than ${MAX_SORT_DEPTH} names`, details(prefix[0], prefix.join('.')));
+  return Object.entries(raw).flatMap(([name, value]) => (
+    isPlainObject(value) ? fromObject(value, [...prefix, name]) : [{ names: [...prefix, name], direction: value }]
+  ));
+}
+
+function written(raw: unknown): Written[] {
+  if (typeof raw === 'string') return raw.split(',').map(fromString);
+  if (Array.isArray(raw)) return raw.flatMap(written);
   if (isPlainObject(raw)) {
     // past qs' arrayLimit, `sort[150]=x` arrives as an object with index keys
     const keys = Object.keys(raw);
     if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
-      return keys.map(Number).sort((a, b) => a - b).flatMap((i) => resolveAny(ctx, raw[String(i)]));
+      return keys.map(Number).sort((a, b) => a - b).flatMap((i) => written(raw[String(i)]));
     }
-    return Object.entries(raw).map(([name, value]) => (isPlainObject(value) ? spec(ctx, name, value, undefined) : spec(ctx, name, undefined, value)));
+    return fromObject(raw, []);
   }
   throw validationError('Invalid sort parameter', details('sort', ''));
 }
 
 /**
- * Resolve the `sort` parameter (after qs parsing) against the schema of `uid`: a name with an
- * optional `:asc`/`:desc` (any case), comma lists, arrays and `{ name: direction }` objects.
+ * Resolve the `sort` parameter (after qs parsing) against the schema of `uid`: a path with an
+ * optional `:asc`/`:desc` (any case), comma lists, arrays and nested `{ name: direction }`
+ * objects. Paths go through relations, media and components.
  */
 export function resolveSort(registry: Registry, uid: string, raw: unknown, options: FieldOptions = {}): SortSpec[] {
   if (raw === undefined || raw === null || raw === '') return [];
-  return resolveAny({ registry, uid, options }, raw);
-}
-
-/**
- * Order `q` by `specs`, then by `id`, so rows that tie keep one order from page to page.
- * Nulls come last ascending and first descending (PostgreSQL's default, as in Strapi).
- */
-export function applySort(q: Knex.QueryBuilder, _registry: Registry, _uid: string, specs: SortSpec[], alias?: string): Knex.QueryBuilder {
-  const src = { alias };
-  for (const s of specs) {
-    const e = typedExpr(src, s.field);
-    q.orderByRaw(`${e.sql} ${s.order}`, e.bindings);
-  }
-  if (!specs.some((s) => s.field.kind === 'system' && s.field.name === 'id')) q.orderByRaw(`${column(src, 'id')} asc`);
-  return q;
+  const ctx = { registry, uid, options };
+  return written(raw).map((w) => resolvePath(ctx, w));
 }

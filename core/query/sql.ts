@@ -1,6 +1,7 @@
 /**
  * SQL for the fields a filter or sort reads. Attribute names and values are always bound
- * parameters; only identifiers we produce ourselves (aliases, column names) are spliced in.
+ * parameters; only identifiers we produce ourselves (aliases, column and table names) are
+ * spliced in.
  */
 import type { Knex } from 'knex';
 import type { FieldRef, SystemField } from './types.ts';
@@ -11,17 +12,43 @@ export interface SqlFragment {
 }
 
 /**
- * Where a node's fields are read from: a document table, under `alias` when the query
- * names it. Deep filters will add component instances (a jsonb value, no columns).
+ * A document table's row, under `alias` when the query names it. `table` lets a subquery
+ * refer to an unaliased outer row (`"articles"."data"`), where a bare `"data"` would mean
+ * the subquery's own table.
  */
-export interface Source {
+export interface RowSource {
+  kind?: 'row';
   alias?: string;
+  table?: string;
 }
 
-const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
+/** A component instance: a jsonb expression (`"_vf1".v`, `"articles"."data"->'seo'`) whose keys are its fields. */
+export interface InstanceSource extends SqlFragment {
+  kind: 'instance';
+}
 
-/** A column of the source's table, qualified when it has an alias. */
-export const column = (src: Source, name: string): string => (src.alias ? `${quote(src.alias)}.${quote(name)}` : quote(name));
+/** Where a node's fields are read from. */
+export type Source = RowSource | InstanceSource;
+
+export const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
+
+/** A column of the row source's table, qualified when it has an alias. */
+export const column = (src: RowSource, name: string): string => (src.alias ? `${quote(src.alias)}.${quote(name)}` : quote(name));
+
+/** A column of the row, always qualified: for references from inside a subquery. */
+export function outerColumn(src: RowSource, name: string): string {
+  const qualifier = src.alias ?? src.table;
+  if (!qualifier) throw new Error('a row source read from a subquery needs an alias or a table name');
+  return `${quote(qualifier)}.${quote(name)}`;
+}
+
+/** The jsonb holding the source's attributes (`data` of a row, the instance itself). */
+export const dataOf = (src: Source): SqlFragment =>
+  (src.kind === 'instance' ? { sql: src.sql, bindings: src.bindings } : { sql: column(src, 'data'), bindings: [] });
+
+/** The same, always qualified: for references from inside a subquery. */
+export const outerDataOf = (src: Source): SqlFragment =>
+  (src.kind === 'instance' ? { sql: src.sql, bindings: src.bindings } : { sql: outerColumn(src, 'data'), bindings: [] });
 
 const COLUMNS: Record<SystemField, string> = {
   id: 'id', documentId: 'document_id', locale: 'locale', createdAt: 'created_at', updatedAt: 'updated_at', publishedAt: 'published_at',
@@ -29,33 +56,54 @@ const COLUMNS: Record<SystemField, string> = {
 const TIMESTAMPS: ReadonlySet<SystemField> = new Set<SystemField>(['createdAt', 'updatedAt', 'publishedAt']);
 const NUMBERS: ReadonlySet<string> = new Set(['integer', 'biginteger', 'float', 'decimal']);
 
+/** A system field's column; on a component instance only `id` exists, kept as a JSON number. */
+function systemColumn(src: Source, name: SystemField): SqlFragment & { json?: boolean } {
+  if (src.kind !== 'instance') return { sql: column(src, COLUMNS[name]), bindings: [] };
+  if (name !== 'id') throw new Error(`component instances have no ${name}`);
+  return { sql: `${src.sql}->>'id'`, bindings: src.bindings, json: true };
+}
+
+/** `<data>->>?` for an attribute. */
+function text(src: Source, name: string): SqlFragment {
+  const d = dataOf(src);
+  return { sql: `${d.sql}->>?`, bindings: [...d.bindings, name] };
+}
+
 /** The field as a value of its type, for comparisons and ORDER BY. */
 export function typedExpr(src: Source, f: FieldRef): SqlFragment {
-  // timestamps are timestamptz(3): milliseconds, as the API shows them, so equality is exact
-  if (f.kind === 'system') return { sql: column(src, COLUMNS[f.name]), bindings: [] };
-  const data = column(src, 'data');
-  // a JSON null counts as no value, as for every other type (`$ne` leaves it out)
-  if (f.type === 'json' || f.type === 'blocks') return { sql: `NULLIF(${data}->?, 'null'::jsonb)`, bindings: [f.name] };
+  if (f.kind === 'system') {
+    // timestamps are timestamptz(3): milliseconds, as the API shows them, so equality is exact
+    const c = systemColumn(src, f.name);
+    return c.json ? { sql: `(${c.sql})::bigint`, bindings: c.bindings } : c;
+  }
+  const t = text(src, f.name);
+  if (f.type === 'json' || f.type === 'blocks') {
+    // a JSON null counts as no value, as for every other type (`$ne` leaves it out)
+    const d = dataOf(src);
+    return { sql: `NULLIF(${d.sql}->?, 'null'::jsonb)`, bindings: [...d.bindings, f.name] };
+  }
   // numbers (biginteger too: stored as a digit string) compare exactly as numeric
-  if (NUMBERS.has(f.type)) return { sql: `(${data}->>?)::numeric`, bindings: [f.name] };
-  if (f.type === 'boolean') return { sql: `(${data}->>?)::boolean`, bindings: [f.name] };
+  if (NUMBERS.has(f.type)) return { sql: `(${t.sql})::numeric`, bindings: t.bindings };
+  if (f.type === 'boolean') return { sql: `(${t.sql})::boolean`, bindings: t.bindings };
   // strings, and dates/times whose stored ISO forms sort as their text
-  return { sql: `${data}->>?`, bindings: [f.name] };
+  return t;
 }
 
 /** The field as text (NULL when absent or JSON null), for LIKE and `$eqi`/`$nei`. */
 export function textExpr(src: Source, f: FieldRef): SqlFragment {
-  if (f.kind === 'attribute') return { sql: `${column(src, 'data')}->>?`, bindings: [f.name] };
-  const col = column(src, COLUMNS[f.name]);
+  if (f.kind === 'attribute') return text(src, f.name);
+  const c = systemColumn(src, f.name);
+  if (c.json) return { sql: c.sql, bindings: c.bindings };
   // the same text the API returns, so `$startsWith: '2024-05'` means what it reads as
-  if (TIMESTAMPS.has(f.name)) return { sql: `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, bindings: [] };
-  return { sql: f.name === 'id' ? `${col}::text` : col, bindings: [] };
+  if (TIMESTAMPS.has(f.name)) return { sql: `to_char(${c.sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, bindings: [] };
+  return { sql: f.name === 'id' ? `${c.sql}::text` : c.sql, bindings: [] };
 }
 
 /** What IS NULL tests: `->>` is NULL for an absent key and a JSON null alike; columns as they are. */
 export function presenceExpr(src: Source, f: FieldRef): SqlFragment {
-  if (f.kind === 'attribute') return { sql: `${column(src, 'data')}->>?`, bindings: [f.name] };
-  return { sql: column(src, COLUMNS[f.name]), bindings: [] };
+  if (f.kind === 'attribute') return text(src, f.name);
+  const c = systemColumn(src, f.name);
+  return { sql: c.sql, bindings: c.bindings };
 }
 
 /** A bound value, cast to the type `typedExpr` gives the field. */

@@ -100,14 +100,15 @@ export type FilterCondition =
 /**
  * How a row reaches the documents (or files) one of its attributes relates it to. Relations
  * are stored on the owning side only, so an inverse side is found in the owners' data.
+ * `toMany`: whether the step can reach several documents (sort aggregates them).
  */
 export type RelationLink =
-  /** documentIds in this row's `data[attribute]`: a string, or an ordered array */
+  /** documentIds in this row's `data[attribute]`: a string, or an ordered array when to-many */
   | { kind: 'owning'; toMany: boolean }
-  /** the target rows hold this row's documentId in their `data[owner]` */
-  | { kind: 'inverse'; owner: string; toMany: boolean }
-  /** file ids (numbers) in this row's `data[attribute]`, pointing at the files table's `id` */
-  | { kind: 'media'; multiple: boolean };
+  /** the target rows hold this row's documentId in their `data[owner]` (an array when `ownerToMany`) */
+  | { kind: 'inverse'; owner: string; ownerToMany: boolean; toMany: boolean }
+  /** file ids (numbers) in this row's `data[attribute]` (an array when multiple), matching the files' `id` */
+  | { kind: 'media'; toMany: boolean };
 
 /** A step through a relation or media attribute to the related documents (target: a content-type uid). */
 export interface RelationStep {
@@ -138,12 +139,14 @@ export type FilterNode =
   | { type: 'not'; node: FilterNode }
   | (RelationStep & { node: FilterNode })
   | (ComponentStep & { node: FilterNode })
-  | DynamicZoneFilter;
+  | DynamicZoneFilter
+  /** in a dynamic zone item, a test on an attribute its component lacks: unknown (SQL NULL), never true */
+  | { type: 'absent'; attribute: string };
 
 /**
  * A filter on the items of a dynamic zone. Each branch is the filter resolved against one
- * allowed component having every attribute it names; items of other components never match.
- * No branch at all (the names exist, but never together) matches nothing.
+ * allowed component having at least one attribute it names (tests on the others are
+ * `absent`); items of other components never match.
  */
 export interface DynamicZoneFilter {
   type: 'dynamiczone';

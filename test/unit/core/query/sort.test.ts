@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import knex from 'knex';
 import type { Registry } from '../../../../core/content-types/registry.ts';
-import { isAppError, type AppError } from '../../../../core/errors.ts';
-import { applySort, resolveSort } from '../../../../core/query/sort.ts';
+import { errorOf } from '../../../helpers/errors.ts';
+import { applySort, MAX_SORT_DEPTH, resolveSort } from '../../../../core/query/sort.ts';
 import type { FieldRef, SortSpec } from '../../../../core/query/types.ts';
 import { blogRegistry } from '../../../helpers/blog-registry.ts';
 
 const ARTICLE = 'api::article.article';
 let registry: Registry;
+let bare: Registry;
 const db = knex({ client: 'pg' });
 beforeAll(async () => {
   registry = await blogRegistry();
+  bare = await blogRegistry({ upload: false });
 });
 afterAll(async () => {
   await db.destroy();
@@ -21,15 +23,6 @@ const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', nam
 const title = attr('title', 'string');
 const views = attr('views', 'integer');
 
-function errorOf(fn: () => unknown): ReturnType<AppError['toJSON']> {
-  try {
-    fn();
-  } catch (err) {
-    if (isAppError(err)) return err.toJSON();
-    throw err;
-  }
-  throw new Error('expected an error');
-}
 
 describe('resolveSort', () => {
   it('nothing to sort by', () => {
@@ -73,10 +66,38 @@ describe('resolveSort', () => {
     expect(errorOf(() => resolve('title.x')).details).toMatchObject({ key: 'x', path: 'title.x' });
   });
 
-  it('paths through relations and components are not supported yet', () => {
-    expect(errorOf(() => resolve('author.name:desc')).message).toBe('Sorting through author is not supported yet');
-    expect(errorOf(() => resolve({ author: { name: 'asc' } })).message).toBe('Sorting through author is not supported yet');
-    expect(errorOf(() => resolve({ seo: { metaTitle: 'asc' } })).details).toEqual({ key: 'seo', path: 'seo', source: 'query', param: 'sort' });
+  it('paths through relations and components, dotted, nested, in arrays', () => {
+    const author = { type: 'relation', attribute: 'author', target: 'api::author.author', link: { kind: 'owning', toMany: false } };
+    const byAuthor = [{ field: attr('name', 'string'), order: 'desc', path: [author] }];
+    expect(resolve('author.name:desc')).toEqual(byAuthor);
+    expect(resolve({ author: { name: 'desc' } })).toEqual(byAuthor);
+    expect(resolve([{ author: { name: 'DESC' } }])).toEqual(byAuthor);
+    expect(resolve({ author: { name: 'asc', email: 'desc' } }).map((s) => [s.field.name, s.order])).toEqual([['name', 'asc'], ['email', 'desc']]);
+    expect(resolve('seo.keywords.value')).toEqual([{
+      field: attr('value', 'string'), order: 'asc',
+      path: [
+        { type: 'component', attribute: 'seo', component: 'shared.seo', repeatable: false },
+        { type: 'component', attribute: 'keywords', component: 'shared.keyword', repeatable: true },
+      ],
+    }]);
+    expect(resolveSort(registry, 'api::author.author', 'articles.id:desc')).toEqual([{
+      field: { kind: 'system', name: 'id' }, order: 'desc',
+      path: [{ type: 'relation', attribute: 'articles', target: ARTICLE, link: { kind: 'inverse', owner: 'author', ownerToMany: false, toMany: true } }],
+    }]);
+    expect(resolve('author.address.id')[0].field).toEqual({ kind: 'system', name: 'id' });
+  });
+
+  it('a path must end on a sortable scalar, pass no dynamic zone, and stay short', () => {
+    expect(errorOf(() => resolve('author'))).toMatchObject({ message: 'Invalid key author', details: { path: 'author' } });
+    expect(errorOf(() => resolve('author.articles'))).toMatchObject({ message: 'Invalid key articles', details: { path: 'author.articles' } });
+    expect(errorOf(() => resolve('blocks.title'))).toMatchObject({ message: 'Invalid key blocks', details: { path: 'blocks' } });
+    expect(errorOf(() => resolve('author.name.x')).details).toMatchObject({ key: 'x', path: 'author.name.x' });
+    expect(errorOf(() => resolve('tags.articles.internalNotes')).details).toMatchObject({ key: 'internalNotes', path: 'tags.articles.internalNotes' });
+    expect(errorOf(() => resolve('author.articles.meta')).message).toBe('Invalid key meta');
+    expect(errorOf(() => resolve('author.:desc')).message).toMatch(/empty/);
+    expect(errorOf(() => resolve(`${'author.articles.'.repeat(MAX_SORT_DEPTH)}title`)).message).toMatch(/more than/);
+    // the blog's schemas alone: no `plugin::upload.file` to sort through
+    expect(errorOf(() => resolveSort(bare, ARTICLE, 'cover.name')).message).toBe('Invalid key cover');
   });
 
   it('directions other than asc/desc, empty names and other shapes are refused', () => {
@@ -110,5 +131,35 @@ describe('applySort', () => {
 
   it('qualifies columns with the alias', () => {
     expect(orderBy(resolve('title'), 'a').sql).toBe('"a"."data"->>$1 asc, "a"."id" asc');
+  });
+
+  it('a to-one relation is a scalar subquery in the read\'s scope; the outer row is qualified', () => {
+    expect(orderBy(resolve('author.name:desc'))).toEqual({
+      sql: '(SELECT "_vs1"."data"->>$1 FROM "authors" AS "_vs1" WHERE "_vs1"."document_id" = "articles"."data"->>$2 AND "_vs1"."published_at" IS NOT NULL ORDER BY "_vs1"."id" LIMIT 1) desc, "id" asc',
+      bindings: ['name', 'author'],
+    });
+    expect(orderBy(resolve('author.name'), 'r').sql).toContain('= "r"."data"->>$2');
+  });
+
+  it('to-many steps take MIN ascending and MAX descending (bool_and/bool_or for booleans), with scope', () => {
+    const tagSort = (order: string): string => `(SELECT ${order}("_vs1"."data"->>$1) FROM "tags" AS "_vs1" WHERE "articles"."data"->$2 @> jsonb_build_array("_vs1"."document_id") AND "_vs1"."published_at" IS NOT NULL)`;
+    expect(orderBy(resolve('tags.name')).sql).toBe(`${tagSort('MIN')} asc, "id" asc`);
+    expect(orderBy(resolve('tags.name:desc')).sql).toBe(`${tagSort('MAX')} desc, "id" asc`);
+    const specs = resolveSort(registry, 'api::author.author', 'articles.isFeatured:desc');
+    const { sql, bindings } = applySort(db('authors').select('id'), registry, 'api::author.author', specs, undefined, { status: 'draft', locale: 'fr' }).toSQL().toNative();
+    expect(sql).toBe('select "id" from "authors" order by (SELECT bool_or(("_vs1"."data"->>$1)::boolean) FROM "articles" AS "_vs1" WHERE "_vs1"."data" @> jsonb_build_object($2::text, "authors"."document_id") AND "_vs1"."published_at" IS NULL AND "_vs1"."locale" = $3) desc, "id" asc');
+    expect(bindings).toEqual(['isFeatured', 'author', 'fr']);
+  });
+
+  it('a single component is read in place, a repeatable one aggregated over its items', () => {
+    expect(orderBy(resolve('seo.metaTitle')).sql).toBe('("articles"."data"->$1)->>$2 asc, "id" asc');
+    expect(orderBy(resolve('seo.keywords.value:desc'))).toEqual({
+      sql: `(SELECT MAX("_vs1".v->>$1) FROM jsonb_array_elements(CASE WHEN jsonb_typeof(("articles"."data"->$2)->$3) = 'array' THEN ("articles"."data"->$4)->$5 END) AS "_vs1"(v)) desc, "id" asc`,
+      bindings: ['value', 'seo', 'keywords', 'seo', 'keywords'],
+    });
+  });
+
+  it('keeps the id tie-breaker when sorting by a related id', () => {
+    expect(orderBy(resolve('author.id')).sql).toMatch(/LIMIT 1\) asc, "id" asc$/);
   });
 });

@@ -1,0 +1,101 @@
+/**
+ * SQL for stepping from a row (or component instance) to what one of its attributes leads
+ * to: the related documents in the read's scope, or the instances of a component. Deep
+ * filters wrap these in EXISTS, relation sort in a scalar subquery.
+ */
+import type { Registry } from '../content-types/registry.ts';
+import type { ContentType } from '../content-types/types.ts';
+import type { Scope } from '../documents/rows.ts';
+import { outerColumn, outerDataOf, quote, type InstanceSource, type RowSource, type Source, type SqlFragment } from './sql.ts';
+import type { ComponentStep, RelationStep } from './types.ts';
+
+/**
+ * The scope compiled filters and sorts assume when a caller names none: published rows of
+ * every locale, so a draft is never revealed to a caller that forgot to say it reads drafts.
+ */
+export const DEFAULT_SCOPE: Readonly<Scope> = Object.freeze({ status: 'published', locale: null });
+
+/** What a step reaches: the FROM of a subquery, the condition tying it to the outer source, and its rows' source. */
+export interface Hop {
+  from: SqlFragment;
+  where: SqlFragment;
+  source: Source;
+}
+
+/** The rows of `ct` under `alias` that a read in `scope` sees (as `inScope` in documents/rows.ts). */
+export function scopeCondition(ct: ContentType, alias: string, scope: Scope): SqlFragment {
+  const published = `${quote(alias)}."published_at"`;
+  const parts = [ct.options.draftAndPublish && scope.status === 'draft' ? `${published} IS NULL` : `${published} IS NOT NULL`];
+  const bindings: SqlFragment['bindings'] = [];
+  if (ct.pluginOptions.i18n?.localized && scope.locale && scope.locale !== '*') {
+    parts.push(`${quote(alias)}."locale" = ?`);
+    bindings.push(scope.locale);
+  }
+  return { sql: parts.join(' AND '), bindings };
+}
+
+/**
+ * How a related row under `alias` is tied to the source. Owning to-one compares
+ * `document_id` (served by the version index); arrays are tested by containment rather than
+ * `?`, which knex would need escaped wherever the fragment travels and which the
+ * `jsonb_path_ops` index on an inverse side's `data` cannot serve.
+ */
+function link(src: Source, step: RelationStep, alias: string): SqlFragment {
+  const t = (c: string): string => `${quote(alias)}.${quote(c)}`;
+  const l = step.link;
+  if (l.kind === 'inverse') {
+    if (src.kind === 'instance') throw new Error(`inverse relation ${step.attribute} read from a component`);
+    const id = outerColumn(src, 'document_id');
+    const held = l.ownerToMany ? `jsonb_build_array(${id})` : id;
+    return { sql: `${t('data')} @> jsonb_build_object(?::text, ${held})`, bindings: [l.owner] };
+  }
+  const d = outerDataOf(src);
+  const bindings = [...d.bindings, step.attribute];
+  if (l.kind === 'media') {
+    return l.toMany
+      ? { sql: `${d.sql}->? @> jsonb_build_array(${t('id')})`, bindings }
+      : { sql: `${t('id')} = (${d.sql}->>?)::bigint`, bindings };
+  }
+  return l.toMany
+    ? { sql: `${d.sql}->? @> jsonb_build_array(${t('document_id')})`, bindings }
+    : { sql: `${t('document_id')} = ${d.sql}->>?`, bindings };
+}
+
+/** The single instance of a component attribute: no subquery, its fields read in place. */
+export function componentSource(src: Source, attribute: string): InstanceSource {
+  const d = outerDataOf(src);
+  return { kind: 'instance', sql: `(${d.sql}->?)`, bindings: [...d.bindings, attribute] };
+}
+
+/** The items of a repeatable component or dynamic zone as rows `alias(v)`; anything but an array has none. */
+export function elementsOf(src: Source, attribute: string, alias: string): SqlFragment {
+  const d = outerDataOf(src);
+  const value = { sql: `${d.sql}->?`, bindings: [...d.bindings, attribute] };
+  return {
+    sql: `jsonb_array_elements(CASE WHEN jsonb_typeof(${value.sql}) = 'array' THEN ${value.sql} END) AS ${quote(alias)}(v)`,
+    bindings: [...value.bindings, ...value.bindings],
+  };
+}
+
+/** The instance source of an item under `alias`. */
+export const itemSource = (alias: string): InstanceSource => ({ kind: 'instance', sql: `${quote(alias)}.v`, bindings: [] });
+
+/** What a relation step or repeatable component step reaches from `src`, under `alias`. */
+export function hop(registry: Registry, src: Source, step: RelationStep | ComponentStep, alias: string, scope: Scope): Hop {
+  if (step.type === 'component') {
+    return { from: elementsOf(src, step.attribute, alias), where: { sql: 'TRUE', bindings: [] }, source: itemSource(alias) };
+  }
+  const ct = registry.contentType(step.target);
+  const tie = link(src, step, alias);
+  const inScope = scopeCondition(ct, alias, scope);
+  const source: RowSource = { alias, table: ct.collectionName };
+  return {
+    from: { sql: `${quote(ct.collectionName)} AS ${quote(alias)}`, bindings: [] },
+    where: { sql: `${tie.sql} AND ${inScope.sql}`, bindings: [...tie.bindings, ...inScope.bindings] },
+    source,
+  };
+}
+
+/** Whether a step can reach several rows or instances. */
+export const reachesMany = (step: RelationStep | ComponentStep): boolean =>
+  (step.type === 'component' ? step.repeatable : step.link.toMany);

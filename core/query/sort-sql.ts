@@ -1,0 +1,62 @@
+/**
+ * Compiling SortSpecs to ORDER BY. A field reached through relations or repeatable
+ * components is a scalar subquery per step; a single component is read in place:
+ *
+ *   (SELECT "_vs1"."data"->>'name' FROM "authors" AS "_vs1" WHERE <link> AND <scope> ORDER BY "_vs1"."id" LIMIT 1)
+ *
+ * Through a to-many step there is no one value: ascending sorts by the smallest related
+ * value, descending by the largest (MIN/MAX, bool_and/bool_or for booleans), so "asc" puts
+ * first whatever has the smallest related value. Nothing related (or only nulls) sorts as
+ * null: last ascending, first descending.
+ */
+import type { Knex } from 'knex';
+import type { Registry } from '../content-types/registry.ts';
+import type { Scope } from '../documents/rows.ts';
+import { componentSource, DEFAULT_SCOPE, hop, reachesMany } from './paths-sql.ts';
+import { column, quote, typedExpr, type RowSource, type Source, type SqlFragment } from './sql.ts';
+import type { ComponentStep, RelationStep, SortSpec } from './types.ts';
+
+interface Ctx {
+  registry: Registry;
+  scope: Scope;
+}
+
+function aggregate(spec: SortSpec, value: string): string {
+  const bool = spec.field.kind === 'attribute' && spec.field.type === 'boolean';
+  if (spec.order === 'asc') return bool ? `bool_and(${value})` : `MIN(${value})`;
+  return bool ? `bool_or(${value})` : `MAX(${value})`;
+}
+
+/** The value `spec` orders by, read from `src` through `steps`. */
+function sortValue(ctx: Ctx, src: Source, steps: Array<RelationStep | ComponentStep>, spec: SortSpec, depth: number): SqlFragment {
+  if (steps.length === 0) return typedExpr(src, spec.field);
+  const [step, ...rest] = steps;
+  if (step.type === 'component' && !step.repeatable) return sortValue(ctx, componentSource(src, step.attribute), rest, spec, depth);
+  const alias = `_vs${depth + 1}`;
+  const h = hop(ctx.registry, src, step, alias, ctx.scope);
+  const value = sortValue(ctx, h.source, rest, spec, depth + 1);
+  const bindings = [...value.bindings, ...h.from.bindings, ...h.where.bindings];
+  const where = h.where.sql === 'TRUE' ? '' : ` WHERE ${h.where.sql}`;
+  if (reachesMany(step)) return { sql: `(SELECT ${aggregate(spec, value.sql)} FROM ${h.from.sql}${where})`, bindings };
+  // one related document; its first row should a read see several (every locale)
+  return { sql: `(SELECT ${value.sql} FROM ${h.from.sql}${where} ORDER BY ${quote(alias)}."id" LIMIT 1)`, bindings };
+}
+
+/**
+ * Order `q` (on `uid`'s table, under `alias` if it has one) by `specs`, then by `id`, so rows
+ * that tie keep one order from page to page. Nulls come last ascending and first descending
+ * (PostgreSQL's default, as in Strapi). Related documents are read in `scope`, the read's.
+ */
+export function applySort(
+  q: Knex.QueryBuilder, registry: Registry, uid: string, specs: SortSpec[], alias?: string, scope: Scope = DEFAULT_SCOPE,
+): Knex.QueryBuilder {
+  const src: RowSource = { alias, table: registry.hasContentType(uid) ? registry.contentType(uid).collectionName : undefined };
+  const ctx = { registry, scope };
+  for (const s of specs) {
+    const e = sortValue(ctx, src, s.path ?? [], s, 0);
+    q.orderByRaw(`${e.sql} ${s.order}`, e.bindings);
+  }
+  const byId = specs.some((s) => !s.path?.length && s.field.kind === 'system' && s.field.name === 'id');
+  if (!byId) q.orderByRaw(`${column(src, 'id')} asc`);
+  return q;
+}

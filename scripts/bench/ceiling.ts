@@ -1,0 +1,21 @@
+/** Start the ceiling server (ceiling-server.ts) in a child process on a Vellum database. */
+import path from 'node:path';
+import type { Cleanup } from './cleanup.ts';
+import { startChildServer, type ChildServer } from './child.ts';
+import { ROOT } from './server.ts';
+
+/** The path the ceiling answers, the same request as the `list-populate` workload. */
+export const CEILING_PATH = '/api/articles?populate=*';
+
+export function startCeiling(databaseUrl: string, cleanup: Cleanup): Promise<ChildServer> {
+  return startChildServer(
+    {
+      name: 'ceiling',
+      args: [path.join(ROOT, 'scripts/bench/ceiling-server.ts')],
+      cwd: ROOT,
+      env: { DATABASE_URL: databaseUrl },
+      healthPath: '/_health',
+    },
+    cleanup,
+  );
+}

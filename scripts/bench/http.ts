@@ -1,0 +1,54 @@
+/** The small HTTP client the bench seeds and discovers with (fetch, JSON, optional bearer token). */
+export interface Api {
+  base: string;
+  /** headers every request carries (the token, when given); autocannon sends them too */
+  headers: Record<string, string>;
+  /** a request that must succeed; its JSON answer */
+  json<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  /** multipart POST (uploads) that must succeed */
+  form<T = unknown>(path: string, form: FormData): Promise<T>;
+  /** a GET whatever its status, as text */
+  get(path: string): Promise<{ status: number; text: string }>;
+}
+
+export function createApi(base: string, token?: string): Api {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  async function send<T>(method: string, path: string, init: RequestInit): Promise<T> {
+    const res = await fetch(base + path, { method, ...init, headers: { accept: 'application/json', ...headers, ...(init.headers as Record<string, string>) } })
+      .catch((err: Error) => {
+        // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, a reset…)
+        throw new Error(`${method} ${base}${path} failed: ${(err.cause as Error | undefined)?.message ?? err.message}`, { cause: err });
+      });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 1000)}`);
+    return (text === '' ? null : JSON.parse(text)) as T;
+  }
+  return {
+    base,
+    headers,
+    json: (method, path, body) =>
+      send(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    form: (path, form) => send('POST', path, { body: form }),
+    async get(path) {
+      const res = await fetch(base + path, { headers: { accept: 'application/json', ...headers } });
+      return { status: res.status, text: await res.text() };
+    },
+  };
+}
+
+/**
+ * Run `fn` over `items` with at most `limit` calls in flight; results keep the input order.
+ * Seeding one request at a time would leave the server (and its pool) mostly idle.
+ */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,74 @@
+/** One workload under load: a warm-up, then a measured autocannon run, and a first answer to show. */
+import autocannon, { type Result } from 'autocannon';
+import type { CpuCost, CpuSampler } from './cpu.ts';
+
+export interface LoadOptions {
+  duration: number;
+  connections: number;
+  warmup: number;
+  headers: Record<string, string>;
+}
+
+export interface Measurement {
+  /** mean of the per-second samples */
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** answers that were not 2xx, and connection errors / timeouts */
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  /** CPU ms per request in the server and in PostgreSQL, when sampled */
+  cpu: CpuCost | null;
+}
+
+export interface FirstAnswer {
+  status: number;
+  bytes: number;
+  /** rows in `data` (1 for a single document), or null when the body is not a content answer */
+  rows: number | null;
+  total: number | null;
+  /** the body, when the status is not 2xx */
+  error?: string;
+}
+
+/** One request before the load: what it answers (a 4xx today is reported, never skipped). */
+export async function firstAnswer(url: string, headers: Record<string, string>): Promise<FirstAnswer> {
+  const res = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  let rows: number | null = null;
+  let total: number | null = null;
+  try {
+    const body = JSON.parse(text) as { data?: unknown; meta?: { pagination?: { total?: number } } };
+    rows = Array.isArray(body.data) ? body.data.length : body.data ? 1 : 0;
+    total = body.meta?.pagination?.total ?? null;
+  } catch {
+    // not JSON: rows stay unknown
+  }
+  return { status: res.status, bytes: Buffer.byteLength(text), rows, total, error: res.ok ? undefined : text.slice(0, 2000) };
+}
+
+const run = (url: string, seconds: number, o: LoadOptions): Promise<Result> =>
+  autocannon({ url, duration: seconds, connections: o.connections, headers: o.headers, timeout: 30 });
+
+/**
+ * Warm up (JIT, pool connections, caches) for `o.warmup` s, discard that, then measure for
+ * `o.duration` s, sampling CPU over the measured part only.
+ */
+export async function measure(url: string, o: LoadOptions, cpu?: CpuSampler | null): Promise<Measurement> {
+  if (o.warmup > 0) await run(url, o.warmup, o);
+  await cpu?.start();
+  const r = await run(url, o.duration, o);
+  const cost = cpu ? await cpu.stop(r.requests.total) : null;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats).map(([code, s]) => [code, s.count])),
+    cpu: cost,
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * Seed the blog dataset through the server's public REST API only (uploads through
+ * multipart POST /api/upload), as a client would: what is measured afterwards is exactly what
+ * the API wrote. Payloads are drawn in a fixed order before sending, so the content is the
+ * same on every run although requests run concurrently.
+ */
+import type { Api } from './http.ts';
+import { mapLimit } from './http.ts';
+import { createRandom } from './prng.ts';
+import { createDataset, MEDIA_SIZES, type Refs } from './dataset.ts';
+import { makePng } from './png.ts';
+
+export interface SeedCounts {
+  media: number;
+  tags: number;
+  authors: number;
+  articles: number;
+}
+
+export interface SeedResult {
+  counts: SeedCounts & { drafts: number; localizations: number };
+  requests: number;
+  seconds: number;
+}
+
+export const DEFAULT_COUNTS: SeedCounts = { media: 6, tags: 30, authors: 20, articles: 1000 };
+
+/** In flight at once: enough to keep a 2-core server busy, few enough not to queue on its pool. */
+const CONCURRENCY = 8;
+/** As seed.mjs: every 10th article stays a draft, articles 1, 21, 41… get a `fr` localization. */
+const DRAFT_EVERY = 10;
+const FR_EVERY = 20;
+
+type Created = { data: { id: number; documentId: string } };
+
+/** Create files, tags, authors, articles (with drafts and `fr` localizations) and the global single type. */
+export async function seedBlog(api: Api, counts: SeedCounts = DEFAULT_COUNTS, seed = 42): Promise<SeedResult> {
+  const started = performance.now();
+  const ds = createDataset(createRandom(seed));
+  let requests = 0;
+  const call = <T>(p: Promise<T>): Promise<T> => {
+    requests++;
+    return p;
+  };
+
+  const mediaIds = await mapLimit(Array.from({ length: counts.media }, (_, m) => m), CONCURRENCY, async (m) => {
+    const [w, h] = MEDIA_SIZES[m % MEDIA_SIZES.length];
+    const form = new FormData();
+    form.append('files', new Blob([new Uint8Array(await makePng(w, h, m + 1))], { type: 'image/png' }), `bench-image-${m + 1}.png`);
+    form.append('fileInfo', JSON.stringify({ alternativeText: `Generated image ${m + 1}`, caption: `Bench image ${m + 1} (${w}x${h})` }));
+    const files = await call(api.form<Array<{ id: number }>>('/api/upload', form));
+    return files[0].id;
+  });
+
+  const tagIds = await mapLimit(Array.from({ length: counts.tags }, (_, t) => ds.tagName(t)), CONCURRENCY, async (name) =>
+    (await call(api.json<Created>('POST', '/api/tags', { data: { name } }))).data.documentId);
+
+  const authorPayloads = Array.from({ length: counts.authors }, (_, a) => ds.author(a, { mediaIds }));
+  const authorIds = await mapLimit(authorPayloads, CONCURRENCY, async (data) =>
+    (await call(api.json<Created>('POST', '/api/authors', { data }))).data.documentId);
+
+  const refs: Refs = { mediaIds, tagIds, authorIds };
+  const articles = Array.from({ length: counts.articles }, (_, k) => {
+    const i = k + 1;
+    const data = ds.article(i, refs);
+    const quote = (data.blocks as Array<Record<string, unknown>>).find((b) => b.__component === 'shared.quote');
+    const fr = i % FR_EVERY === 1 % FR_EVERY ? ds.frenchArticle(i, data.title as string, quote?.person as string) : null;
+    return { data, fr, draft: i % DRAFT_EVERY === 0 };
+  });
+  await mapLimit(articles, CONCURRENCY, async ({ data, fr, draft }) => {
+    const status = draft ? '?status=draft' : '';
+    const created = await call(api.json<Created>('POST', `/api/articles${status}`, { data }));
+    if (fr) await call(api.json('PUT', `/api/articles/${created.data.documentId}?locale=fr${draft ? '&status=draft' : ''}`, { data: fr }));
+  });
+
+  await call(api.json('PUT', '/api/global', {
+    data: {
+      siteName: 'Bench Blog',
+      siteDescription: 'The dataset of npm run bench',
+      favicon: mediaIds[mediaIds.length - 1],
+      defaultSeo: { metaTitle: 'Bench Blog', metaDescription: 'A blog to measure', shareImage: mediaIds[0], keywords: [{ value: 'cms' }, { value: 'blog' }] },
+    },
+  }));
+
+  return {
+    counts: {
+      ...counts,
+      drafts: articles.filter((a) => a.draft).length,
+      localizations: articles.filter((a) => a.fr).length,
+    },
+    requests,
+    seconds: (performance.now() - started) / 1000,
+  };
+}

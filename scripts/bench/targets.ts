@@ -1,0 +1,16 @@
+/** The issue's targets: Strapi 5.54 on this 2-core machine, and how far Vellum must beat it. */
+
+/** req/s of the reference Strapi 5.54, per workload (from the issue, one run on this machine). */
+export const STRAPI_RPS: Readonly<Record<string, number>> = {
+  list: 146,
+  'list-populate': 47,
+  'findOne-populate': 156,
+  'deep-populate': 56,
+  'filter-relation': 177,
+};
+
+/** Vellum must serve at least this many times Strapi's figure, in every workload. */
+export const STRAPI_FACTOR = 10;
+
+/** …and `list-populate` at least this fraction of the ceiling's req/s. */
+export const CEILING_FRACTION = 0.6;
