@@ -7,6 +7,7 @@ import { COMPONENT_ID_SEQUENCE } from '../../database/sync.ts';
 import { prepareWrite } from './input.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
 import { readDocuments, type ReadRequest } from './read.ts';
+import type { StatementNamer } from '../../database/prepared.ts';
 import { applyFilters } from '../query/filters-sql.ts';
 import { inScope, ROW_COLUMNS, type Row, type Scope } from './rows.ts';
 import { toDocument, type Doc } from './serialize.ts';
@@ -39,7 +40,7 @@ const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilde
  * publish, i18n, …) has decided which version a call is about. `create` and `update` write
  * exactly the version named by `status` and `locale`.
  */
-export function createCoreActions(registry: Registry): CoreActions {
+export function createCoreActions(registry: Registry, statementName?: StatementNamer): CoreActions {
   const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
 
   /** The rows a count is about: its filters. */
@@ -51,7 +52,7 @@ export function createCoreActions(registry: Registry): CoreActions {
 
   /** A read, as one statement (see read.ts). */
   const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) =>
-    readDocuments({ db: ctx.db, registry, ct: ctx.contentType, params, scope: scopeOf(params), ...more });
+    readDocuments({ db: ctx.db, registry, ct: ctx.contentType, params, scope: scopeOf(params), statementName, ...more });
 
   /** Give new component instances their ids: one statement for all of them. */
   async function assignComponentIds(trx: Knex, fresh: Array<Record<string, unknown>>): Promise<void> {

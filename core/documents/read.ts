@@ -7,6 +7,7 @@ import { inScope, type Scope } from './rows.ts';
 import { documentJson, type SelectContext } from './select.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
+import type { StatementNamer } from '../../database/prepared.ts';
 
 export interface ReadRequest {
   db: Knex;
@@ -20,6 +21,8 @@ export interface ReadRequest {
   offset?: number;
   /** also count every matching document (for pagination meta) */
   count?: boolean;
+  /** run the read as a named prepared statement (see database/prepared.ts) */
+  statementName?: StatementNamer;
 }
 
 /** Rows of the read, filtered, under `alias`. */
@@ -54,6 +57,10 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
     data: req.db.raw(`COALESCE((SELECT json_agg(${doc.sql}) FROM (?) r), '[]'::json)`, [...doc.bindings, rows]),
   };
   if (req.count) columns.total = matching(req, 'c').count('*');
-  const row = (await req.db.select(columns).first()) as { data: Doc[]; total?: number | string };
+  const query = req.db.select(columns).first();
+  const name = req.statementName?.(query.toSQL().sql);
+  // knex hands `options` to pg's query config: a `name` makes it a prepared statement
+  if (name) query.options({ name });
+  const row = (await query) as { data: Doc[]; total?: number | string };
   return { docs: row.data, total: req.count ? Number(row.total) : null };
 }

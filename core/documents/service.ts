@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { translateDatabaseError } from './db-errors.ts';
 import { createCoreActions } from './actions.ts';
+import { createStatementNamer } from '../../database/prepared.ts';
 import {
   WRITE_ACTIONS, type Action, type DocumentApi, type DocumentContext, type DocumentMiddleware, type DocumentService,
   type ParamsOf, type ResultOf,
@@ -19,7 +20,7 @@ const ACTIONS: Action[] = ['findMany', 'findPage', 'findFirst', 'findOne', 'coun
 export function createDocumentService(deps: { db: () => Knex; registry: Registry }): DocumentService {
   const { db, registry } = deps;
   const middlewares: DocumentMiddleware[] = [];
-  const core = createCoreActions(registry);
+  const core = createCoreActions(registry, createStatementNamer());
 
   /** Run an action; inside `conn` (a transaction already open) or, for a write, in a new one. */
   function run<A extends Action>(uid: string, action: A, params: ParamsOf[A], conn?: Knex): Promise<ResultOf[A]> {

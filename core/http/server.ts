@@ -44,6 +44,8 @@ export interface HttpServer {
   /** Add a route; routes are mounted when the server starts listening. */
   route(route: Route): void;
   routes(): readonly Route[];
+  /** Whether a mounted route answers this method and path (false before the server listens). */
+  hasRoute(method: string, path: string): boolean;
   /** Add a Koa middleware that runs before routing (after errors, logging and body parsing). */
   use(middleware: Koa.Middleware<RequestState>): void;
   /** Add a middleware that runs around every route handler, knowing the route (auth guards routes with it). */
@@ -173,6 +175,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     return dispatch(0);
   }
 
+  let router: Router<RequestState> | undefined;
+
   function mountRoutes(): void {
     // nothing answered (no route, and allowedMethods found no other method): Strapi's 404 envelope
     koa.use(async (ctx, next) => {
@@ -181,7 +185,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       // allowedMethods answered 405 (or 501 for a method no route uses) and set the Allow header HTTP requires
       if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) throw methodNotAllowed();
     });
-    const router = new Router<RequestState>();
+    router = new Router<RequestState>();
     for (const r of routes) {
       router.register(r.path, [r.method], async (koaCtx) => {
         const ctx = koaCtx as unknown as RequestContext;
@@ -203,6 +207,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       routes.push(route);
     },
     routes: () => routes,
+    hasRoute: (method, path) => router?.match(path, method).route ?? false,
     use(middleware) {
       extra.push(middleware);
     },

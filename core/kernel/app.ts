@@ -89,7 +89,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const log = options.logger ?? pino({ level: String((config.server.logger as PlainObject | undefined)?.level ?? 'info') });
   const registry = createRegistry();
   const server = createHttpServer({ log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string } });
-  server.use(servePublic(path.join(appDir, String(config.server.publicDir ?? 'public'))));
+  server.use(servePublic(path.join(appDir, String(config.server.publicDir ?? 'public')), (ctx) => server.hasRoute(ctx.method, ctx.path)));
 
   let db: Knex | undefined;
   let embedded: EmbeddedPostgresHandle | undefined;
@@ -183,9 +183,11 @@ export async function createApp(options: AppOptions): Promise<App> {
 }
 
 /** The app's `public/` folder (the local upload provider's files live in `public/uploads`), as Strapi's `strapi::public`. */
-function servePublic(dir: string): Koa.Middleware<RequestState> {
+function servePublic(dir: string, routed: (ctx: Koa.ParameterizedContext<RequestState>) => boolean): Koa.Middleware<RequestState> {
   const files = serve(dir, { index: false, hidden: false, defer: false }) as unknown as Koa.Middleware<RequestState>;
   return (ctx, next) => {
+    // a route's path is never looked up on disk: one stat() per API request cost ~10% of a list's CPU
+    if (routed(ctx)) return next();
     // a path that does not decode names no file; let the router answer it (404), not koa-send (400)
     try {
       decodeURIComponent(ctx.path);

@@ -195,3 +195,24 @@ describe('request errors', () => {
     expect(res.body).toEqual({ status: 'ok', database: 'up' });
   });
 });
+
+describe('storage', () => {
+  it('keeps a typical document inline and uncompressed, and indexes the read scope', async () => {
+    const body = 'x'.repeat(4000);
+    const created = await t.request('POST', '/api/articles', { data: { title: 'inline', slug: 'inline-storage', summary: body } });
+    expect(created.status, created.text).toBe(201);
+    const { rows } = await t.sql.raw(`SELECT pg_column_compression(data) AS c, pg_column_size(data) AS size FROM articles WHERE document_id = ?`, [created.body.data.documentId]);
+    expect(rows.length).toBeGreaterThan(0);
+    // a 4 kB document is neither compressed nor moved out of the row (PostgreSQL's default would do both)
+    for (const r of rows) {
+      expect(r.c).toBeNull();
+      expect(r.size).toBeGreaterThan(4000);
+    }
+    const { rows: options } = await t.sql.raw(`SELECT reloptions FROM pg_class WHERE relname = 'articles'`);
+    expect(options[0].reloptions).toContain('toast_tuple_target=8160');
+    const { rows: indexes } = await t.sql.raw(`SELECT indexdef FROM pg_indexes WHERE tablename = 'articles'`);
+    const defs = indexes.map((i: { indexdef: string }) => i.indexdef).join('\n');
+    expect(defs).toMatch(/USING btree \(locale, published_at\)/);
+    expect(defs).toMatch(/USING gin \(data jsonb_path_ops\)/);
+  });
+});

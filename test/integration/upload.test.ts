@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -314,5 +314,19 @@ describe('the reference seeder', () => {
     expect(fr.body.data.every((a: any) => a.locale === 'fr' && a.views !== null)).toBe(true);
     const seeded = await readFile(path.join(uploadsDir(), (await onDisk()).find((f) => f.startsWith('seed_image_'))!));
     expect(seeded.length).toBeGreaterThan(0);
+  });
+});
+
+describe('public folder', () => {
+  it('serves its files, but a route path is always the route, never a file of the same name', async () => {
+    await mkdir(path.join(appDir, 'public/api'), { recursive: true });
+    await writeFile(path.join(appDir, 'public/api/tags'), 'shadow');
+    await writeFile(path.join(appDir, 'public/robots.txt'), 'User-agent: *');
+    const file = await fetch(`${t.url}/robots.txt`);
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe('User-agent: *');
+    const api = await t.request('GET', '/api/tags');
+    expect(api.status).toBe(200);
+    expect(api.body.meta.pagination).toBeDefined();
   });
 });

@@ -98,16 +98,16 @@ describe('resolveFilters: deep nodes', () => {
 });
 
 describe('compileFilters: deep SQL', () => {
-  it('owning to-one: EXISTS on document_id, the target in the read\'s scope', () => {
+  it('owning to-one: containment of any matching target\'s document_id (uncorrelated, GIN-served), the target in the read\'s scope', () => {
     expect(where({ author: { name: 'Ann' } })).toEqual({
-      sql: '(EXISTS (SELECT 1 FROM "authors" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."data"->>$1 AND "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb)))',
+      sql: '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, "_vf1"."document_id") FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb))))',
       bindings: ['author', '{"name":"Ann"}'],
     });
   });
 
   it('owning to-many and inverse sides by containment; a localized, draft & publish target gets status and locale', () => {
     expect(where({ tags: { name: 'js' } }).sql).toBe(
-      '(EXISTS (SELECT 1 FROM "tags" AS "_vf1" WHERE "articles"."data"->$1 @> jsonb_build_array("_vf1"."document_id") AND "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb)))',
+      '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, jsonb_build_array("_vf1"."document_id")) FROM "tags" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb))))',
     );
     expect(where({ articles: { views: { $gt: 1 } } }, TAG, { status: 'draft', locale: 'fr' })).toEqual({
       sql: '(EXISTS (SELECT 1 FROM "articles" AS "_vf1" WHERE "_vf1"."data" @> jsonb_build_object($1::text, jsonb_build_array("tags"."document_id")) AND "_vf1"."published_at" IS NULL AND "_vf1"."locale" = $2 AND (("_vf1"."data"->>$3)::numeric > $4::numeric)))',
@@ -130,14 +130,16 @@ describe('compileFilters: deep SQL', () => {
       `((NOT EXISTS (${any}) OR EXISTS (${any.replace('$1', '$2')} AND ("_vf1"."data"->>$3 IS NULL))))`,
     );
     // unknown on nulls (NOT (name = x)): rows with no author stay out
-    expect(where({ author: { $not: { name: 'x' } } }).sql).toMatch(/^\(EXISTS/);
+    expect(where({ author: { $not: { name: 'x' } } }).sql).toMatch(/^\("articles"\."data" @> ANY \(ARRAY\(SELECT/);
   });
 
   it('nested levels get their own aliases; the outer row is always qualified', () => {
     const { sql } = where({ articles: { author: { name: 'Bob' } } }, TAG);
-    expect(sql).toContain('FROM "authors" AS "_vf2" WHERE "_vf2"."document_id" = "_vf1"."data"->>$');
+    expect(sql).toMatch(/\("_vf1"\."data" @> ANY \(ARRAY\(SELECT jsonb_build_object\(\$\d+::text, "_vf2"\."document_id"\) FROM "authors" AS "_vf2" WHERE/);
     const aliased = compileFilters(resolve({ author: { name: 'x' } })!, { registry, uid: ARTICLE, source: { alias: 'r' } });
-    expect(aliased.sql).toContain('= "r"."data"->>?');
+    expect(aliased.sql).toMatch(/^\("r"\."data" @> ANY/);
+    const nulls = compileFilters(resolve({ author: { name: { $null: true } } })!, { registry, uid: ARTICLE, source: { alias: 'r' } });
+    expect(nulls.sql).toContain('= "r"."data"->>?');
     // without a scope: published rows, any locale
     const unscoped = compileFilters(resolve({ articles: { title: 'x' } }, TAG)!, { registry, uid: TAG, source: { alias: 'r' } }).sql;
     expect(unscoped).toContain('"_vf1"."published_at" IS NOT NULL AND (');
