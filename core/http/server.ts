@@ -11,6 +11,7 @@ import {
   AppError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, requestTimeout, validationError,
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
+import type { RequestAuth } from '../auth/types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -20,6 +21,8 @@ export interface RequestState {
   log: Logger;
   /** the query string parsed with qs bracket notation */
   query: Record<string, unknown>;
+  /** set by the auth plugin on guarded routes: who is asking and what they may do */
+  auth?: RequestAuth;
   [key: string]: unknown;
 }
 

@@ -32,6 +32,11 @@ export interface AppOptions {
   plugins: Plugin<any>[];
   /** connect here instead of what the config says (tests use it) */
   databaseUrl?: string;
+  /**
+   * Short-lived commands (the CLI's `token`): when a running Vellum already serves the embedded
+   * database, use its server instead of refusing, and leave it running on destroy.
+   */
+  attachEmbedded?: boolean;
   logger?: Logger;
   /** observe every SQL statement */
   onQuery?: (sql: string) => void;
@@ -39,6 +44,8 @@ export interface AppOptions {
 
 export interface App {
   readonly appDir: string;
+  /** the environment config files saw (process.env unless the caller passed one) */
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly config: RawConfig;
   readonly log: Logger;
   readonly registry: Registry;
@@ -48,6 +55,8 @@ export interface App {
   readonly db: Knex;
   /** The API a plugin's `register` returned: a typed handle, not a string lookup. */
   plugin<API>(plugin: Plugin<API>): API;
+  /** Whether the plugin is installed and enabled. */
+  hasPlugin(plugin: Plugin<any>): boolean;
   /** The `config` object of a plugin from `config/plugins`. */
   pluginConfig<T extends PlainObject = PlainObject>(name: string): T;
   /** register → registry freeze → database → table sync → bootstrap */
@@ -116,7 +125,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (!connection) {
       const dataDir = path.resolve(appDir, dbConfig.embedded?.dataDir ?? '.data');
       log.info({ dataDir }, 'starting embedded PostgreSQL');
-      embedded = await startEmbeddedPostgres({ dataDir, port: dbConfig.embedded?.port, log: pinoLog(log) });
+      embedded = await startEmbeddedPostgres({ dataDir, port: dbConfig.embedded?.port, log: pinoLog(log), attach: options.attachEmbedded });
       connection = embedded.url;
     }
     const conn = createConnection({ connection: connection as never, pool: dbConfig.pool, onQuery: options.onQuery });
@@ -126,6 +135,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const app: App = {
     appDir,
+    env,
     config,
     log,
     registry,
@@ -138,6 +148,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (!apis.has(plugin)) throw configurationError(`Plugin "${plugin.name}" is not registered in this app`);
       return apis.get(plugin) as API;
     },
+    hasPlugin: (plugin) => apis.has(plugin),
     pluginConfig<T extends PlainObject>(name: string): T {
       return (((config.plugins[name] as PlainObject | undefined)?.config ?? {}) as T);
     },

@@ -2,6 +2,7 @@
  * `npm run bench`: seed the blog dataset into a fresh Vellum, load-test the issue's fixed
  * workloads with autocannon, and measure the ceiling (one hand-written SQL statement) on the
  * same data; or, with --url, the same workloads against any server with the same API.
+ * Seeding sends a full-access API token; the workloads and the ceiling are public requests.
  * Progress goes to stderr, the report to stdout. See USAGE in args.ts.
  */
 import os from 'node:os';
@@ -11,6 +12,7 @@ import { cleanUpOnSignals, createCleanup, type Cleanup } from './cleanup.ts';
 import { analyzeDatabase, startBenchDatabase } from './database.ts';
 import { startVellum } from './server.ts';
 import { createApi } from './http.ts';
+import { createSeedToken } from './token.ts';
 import { DEFAULT_COUNTS, seedBlog, type SeedResult } from './seed.ts';
 import { discoverTargets, type Targets } from './discover.ts';
 import { buildWorkloads } from './workloads.ts';
@@ -68,8 +70,9 @@ async function startSeededVellum(options: BenchOptions, cleanup: Cleanup, quiet:
   progress(`PostgreSQL (${db.kind}) ready in ${since(t)}`);
   t = performance.now();
   const vellum = await startVellum(db.url, cleanup);
-  progress(`Vellum (pid ${vellum.pid}) serving ${vellum.url} in ${since(t)}; seeding ${options.articles} articles…`);
-  const seed = await seedBlog(createApi(vellum.url), { ...DEFAULT_COUNTS, articles: options.articles }).catch((err: Error) => {
+  progress(`Vellum (pid ${vellum.pid}) serving ${vellum.url} in ${since(t)}; seeding ${options.articles} articles with a full-access token…`);
+  const token = await createSeedToken(vellum.appDir, db.url);
+  const seed = await seedBlog(createApi(vellum.url, token), { ...DEFAULT_COUNTS, articles: options.articles }).catch((err: Error) => {
     // a server that died while seeding explains itself in its own output
     throw new Error(`${err.message}\n--- Vellum's last output:\n${vellum.output() || '(none)'}`, { cause: err });
   });
@@ -77,6 +80,7 @@ async function startSeededVellum(options: BenchOptions, cleanup: Cleanup, quiet:
   progress(`seeded in ${seed.seconds.toFixed(1)} s (${seed.requests} requests), then ANALYZE`);
   return {
     label: `Vellum (examples/blog, child process) on PostgreSQL (${db.kind})`,
+    // public: what a frontend sends (the blog's Public role reads articles, authors, tags, files)
     url: vellum.url, headers: {}, seed, databaseUrl: db.url, appDir: vellum.appDir, output: vellum.output, pid: vellum.pid,
   };
 }
@@ -98,7 +102,8 @@ function header(options: BenchOptions, subject: Subject, targets: Targets): stri
     `server: ${subject.label} at ${subject.url}`,
   ];
   const s = subject.seed;
-  if (s) lines.push(`dataset: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ${s.counts.articles} articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), seeded in ${s.seconds.toFixed(1)} s (${s.requests} requests)`);
+  if (s) lines.push(`dataset: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ${s.counts.articles} articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), seeded in ${s.seconds.toFixed(1)} s (${s.requests} requests, with a full-access API token)`);
+  lines.push(`requests: ${subject.headers.authorization ? 'with the --token key' : 'public (no Authorization header), as a frontend sends them'}`);
   lines.push(`found: ${targets.articles} published articles; findOne ${targets.documentId}; tags ${targets.tags.join(' + ')}; views >= ${targets.viewsGte}`);
   return lines.join('\n');
 }

@@ -98,6 +98,29 @@ describe('startEmbeddedPostgres', () => {
     expect(await query(second.url, "SELECT upper('é') AS u, pg_encoding_to_char(encoding) AS enc FROM pg_database WHERE datname = 'vellum'")).toEqual([{ u: 'É', enc: 'UTF8' }]);
   });
 
+  it('with attach, uses the server another process runs on the cluster and leaves it running', async () => {
+    const dataDir = await appDataDir();
+    const owner = await start(dataDir);
+    await query(owner.url, 'CREATE TABLE shared AS SELECT 1 AS n');
+
+    const attached = await startEmbeddedPostgres({ dataDir, log: recordingLog().log, attach: true });
+    expect(attached.attached).toBe(true);
+    expect(attached.clusterDir).toBe(owner.clusterDir);
+    expect(new URL(attached.url).port).toBe(new URL(owner.url).port);
+    expect(await query(attached.url, 'SELECT n FROM shared')).toEqual([{ n: 1 }]);
+    await attached.stop();
+    expect(await query(owner.url, 'SELECT n FROM shared')).toEqual([{ n: 1 }]);
+
+    // with nothing running, attach starts (and stops) a server of its own
+    await owner.stop();
+    const own = await startEmbeddedPostgres({ dataDir, log: recordingLog().log, attach: true });
+    handles.push(own);
+    expect(own.attached).toBe(false);
+    expect(await query(own.url, 'SELECT n FROM shared')).toEqual([{ n: 1 }]);
+    await own.stop();
+    expect(existsSync(path.join(own.clusterDir, 'postmaster.pid'))).toBe(false);
+  });
+
   it('survives a postmaster that died: stop() still resolves and the next start recovers', async () => {
     const dataDir = await appDataDir();
     const { lines, log } = recordingLog();

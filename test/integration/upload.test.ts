@@ -22,7 +22,7 @@ async function upload(parts: Part[], query = ''): Promise<{ status: number; body
     if (p.length === 2) fd.append(p[0], p[1]);
     else fd.append(p[0], new Blob([new Uint8Array(p[1])], { type: p[2] }), p[3]);
   }
-  const res = await fetch(`${t.url}/api/upload${query}`, { method: 'POST', body: fd });
+  const res = await fetch(`${t.url}/api/upload${query}`, { method: 'POST', body: fd, headers: { authorization: `Bearer ${t.token}` } });
   return { status: res.status, body: await res.json() };
 }
 
@@ -269,7 +269,7 @@ export default {
     try {
       const fd = new FormData();
       fd.append('files', new Blob([new Uint8Array(big)], { type: 'image/png' }), 'remote.png');
-      const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: fd });
+      const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: fd, headers: { authorization: `Bearer ${s.token}` } });
       const [file] = await res.json();
       expect(res.status).toBe(201);
       expect(seen().options).toEqual({ baseUrl: 'https://cdn.example', bucket: 'b1' });
@@ -305,7 +305,7 @@ describe('the reference seeder', () => {
   it.skipIf(!existsSync(SEEDER))('seeds uploads, authors, tags, articles, drafts and fr localizations without one error', async () => {
     const { execFile } = await import('node:child_process');
     const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [SEEDER, t.url, '4', '6', '25', '--quiet', '--fr=5'], { timeout: 120_000 }, (err, stdout, stderr) =>
+      execFile(process.execPath, [SEEDER, t.url, '4', '6', '25', '--quiet', '--fr=5', `--token=${t.token}`], { timeout: 120_000 }, (err, stdout, stderr) =>
         (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)));
     });
     expect(out).toMatch(/seeded .*"media":6,"tags":6,"authors":4,"articles":25,"drafts":2,"localizations":5/);

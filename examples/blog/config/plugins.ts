@@ -1,5 +1,23 @@
+const read = (uid: string): string[] => [`${uid}.find`, `${uid}.findOne`];
+
 export default {
   i18n: {
     config: { locales: ['en', 'fr'], defaultLocale: 'en' },
+  },
+  'users-permissions': {
+    config: {
+      // roles as code: granted at every start (added when missing, never removed)
+      roles: {
+        public: {
+          permissions: [
+            ...read('api::article.article'),
+            ...read('api::author.author'),
+            ...read('api::tag.tag'),
+            'api::global.global.find',
+            ...read('plugin::upload.content-api'),
+          ],
+        },
+      },
+    },
   },
 };

@@ -1,0 +1,64 @@
+/**
+ * Filters and sorts may not reach through a relation the caller cannot `find`: the results
+ * would reveal what the hidden documents hold (`filters[author][name][$eq]=Ann` answers "does
+ * this article's author have that name"). Such a key is refused as an invalid key (400), as
+ * Strapi 5's query validation does for restricted relations. Populate, where a hidden relation
+ * is only left out, is `populate-access.ts`.
+ */
+import { invalidKey } from '../errors.ts';
+import type { FilterNode, PopulateTree, SortSpec } from '../query/types.ts';
+import { findActionOf } from './populate-access.ts';
+
+type Allows = (action: string) => boolean;
+
+function checkFilter(node: FilterNode | undefined, allows: Allows, path: string): void {
+  if (!node) return;
+  const at = (key: string): string => (path ? `${path}.${key}` : key);
+  switch (node.type) {
+    case 'and':
+    case 'or':
+      for (const n of node.nodes) checkFilter(n, allows, path);
+      return;
+    case 'not':
+      checkFilter(node.node, allows, path);
+      return;
+    case 'relation':
+      if (!allows(findActionOf(node.target))) throw invalidKey(node.attribute, at(node.attribute), 'query', 'filters');
+      checkFilter(node.node, allows, at(node.attribute));
+      return;
+    case 'component':
+      checkFilter(node.node, allows, at(node.attribute));
+      return;
+    case 'dynamiczone':
+      for (const b of node.branches) checkFilter(b.node, allows, at(node.attribute));
+      return;
+    default:
+      return;
+  }
+}
+
+function checkSort(specs: SortSpec[] | undefined, allows: Allows): void {
+  for (const s of specs ?? []) {
+    const names: string[] = [];
+    for (const step of s.path ?? []) {
+      names.push(step.attribute);
+      if (step.type === 'relation' && !allows(findActionOf(step.target))) throw invalidKey(step.attribute, names.join('.'), 'query', 'sort');
+    }
+  }
+}
+
+function checkPopulate(tree: PopulateTree | undefined, allows: Allows): void {
+  for (const node of Object.values(tree ?? {})) {
+    checkFilter(node.filters, allows, '');
+    checkSort(node.sort, allows);
+    checkPopulate(node.populate, allows);
+    for (const inner of Object.values(node.on ?? {})) checkPopulate(inner.populate, allows);
+  }
+}
+
+/** Throws a 400 when the query's filters or sort (at any populate level) pass through a relation the caller may not read. */
+export function assertQueryAccess(query: { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree }, allows: Allows): void {
+  checkFilter(query.filters, allows, '');
+  checkSort(query.sort, allows);
+  checkPopulate(query.populate, allows);
+}

@@ -1,0 +1,12 @@
+/**
+ * What a request is allowed to do, as the auth plugin decided it. The REST controllers (and
+ * later GraphQL) only read this; they do not know how it was decided.
+ */
+export interface RequestAuth {
+  /** how the request was authenticated: no credentials, a user's JWT, or an API token */
+  strategy: 'public' | 'users-permissions' | 'api-token';
+  /** the authenticated user (sanitized) or token (without its key); null for public requests */
+  credentials: Record<string, unknown> | null;
+  /** whether a permission action (`api::article.article.find`, `plugin::upload.content-api.find`, …) is granted */
+  allows(action: string): boolean;
+}

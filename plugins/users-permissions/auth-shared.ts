@@ -1,0 +1,67 @@
+import { fieldErrors, type FieldIssue } from '../../core/errors.ts';
+import { isPlainObject } from '../../core/config/merge.ts';
+import { checkScalar } from '../../core/documents/scalars.ts';
+import type { App } from '../../core/kernel/app.ts';
+import type { RequestContext } from '../../core/http/server.ts';
+import type { EmailSender } from './email.ts';
+import type { UsersPermissionsApi } from './index.ts';
+import type { UserStore } from './users-store.ts';
+
+/** What the /auth handlers are built from. */
+export interface AuthDeps {
+  app: App;
+  api: UsersPermissionsApi;
+  users: UserStore;
+  mail: EmailSender;
+  /** the REST prefix (/api), for the links in emails */
+  prefix: string;
+}
+
+export type Handler = (ctx: RequestContext) => Promise<void>;
+
+/** The request body; `{}` when it is not an object, so its fields are reported missing. */
+export function bodyOf(ctx: RequestContext): Record<string, unknown> {
+  const body = ctx.request.body as unknown;
+  return isPlainObject(body) ? body : {};
+}
+
+const issue = (name: string, message: string): FieldIssue => ({ path: [name], message: `${name} ${message}`, name: 'ValidationError' });
+
+/**
+ * Strapi's yup checks of the auth bodies: each named field is a non-empty string. Every
+ * problem is reported; values are never echoed (some are passwords).
+ */
+export function requireStrings<K extends string>(body: Record<string, unknown>, names: readonly K[]): Record<K, string> {
+  const issues: FieldIssue[] = [];
+  const out = {} as Record<K, string>;
+  for (const name of names) {
+    const v = body[name];
+    if (v === undefined || v === null || v === '') issues.push(issue(name, 'is a required field'));
+    else if (typeof v !== 'string') issues.push(issue(name, 'must be a `string` type'));
+    else out[name] = v;
+  }
+  if (issues.length > 0) throw fieldErrors(issues);
+  return out;
+}
+
+/** A required, well-formed `email` field (yup's `string().email().required()`), lowercased. */
+export function requireEmail(body: Record<string, unknown>): string {
+  const { email } = requireStrings(body, ['email']);
+  const checked = checkScalar({ type: 'email' }, email, ['email']);
+  if (!checked.ok) throw fieldErrors([checked.issue]);
+  return email.toLowerCase();
+}
+
+// bcrypt reads only the first 72 bytes: a longer password would share its hash with its prefix
+const BCRYPT_MAX_BYTES = 72;
+
+/** Refuse a new password bcrypt would silently truncate. */
+export function checkPasswordLength(password: string): void {
+  if (Buffer.byteLength(password) > BCRYPT_MAX_BYTES) throw fieldErrors([issue('password', `must be at most ${BCRYPT_MAX_BYTES} bytes`)]);
+}
+
+/** `{jwt, user}` for a user who just proved who they are (the user read without secrets). */
+export async function answerWithJwt(ctx: RequestContext, deps: AuthDeps, id: number): Promise<void> {
+  const [jwt, user] = await Promise.all([deps.api.jwt().issue({ id }), deps.users.byId(id)]);
+  ctx.body = { jwt, user };
+}

@@ -1,0 +1,153 @@
+import { applicationError, notFound, validationError } from '../../core/errors.ts';
+import type { App } from '../../core/kernel/app.ts';
+import type { HttpMethod, RequestContext } from '../../core/http/server.ts';
+import type { Doc } from '../../core/documents/serialize.ts';
+import type { Knex } from 'knex';
+import { parseRestQuery } from '../../core/query/parse.ts';
+import { resolveFilters } from '../../core/query/filters.ts';
+import type { PaginationConfig } from '../../core/query/pagination.ts';
+import type { Query } from '../../core/query/types.ts';
+import { prunePopulate } from '../../core/auth/populate-access.ts';
+import type { UsersPermissionsApi } from './index.ts';
+import { unauthorized } from './guard.ts';
+import { bodyOf, checkPasswordLength, requireStrings } from './auth-shared.ts';
+import { createUserStore, takenIdentifier, type Documents, type UserStore, type UserView } from './users-store.ts';
+import { userData } from './users-input.ts';
+import { USER_UID } from './schemas.ts';
+
+type Handler = (ctx: RequestContext) => Promise<void>;
+type UserAction = 'me' | 'find' | 'count' | 'findOne' | 'create' | 'update' | 'destroy';
+
+const ID = /^\d{1,15}$/;
+
+/** The numeric id in the path; anything else names no user. */
+function idOf(ctx: RequestContext): number {
+  if (!ID.test(ctx.params.id)) throw notFound();
+  return Number(ctx.params.id);
+}
+
+/**
+ * The users API of Strapi's users-permissions: bare objects and arrays (no `data` wrapper),
+ * users addressed by numeric id, never a password or token in an answer (read with `redact`).
+ */
+export function registerUserRoutes(app: App, api: UsersPermissionsApi, prefix: string): void {
+  const users = createUserStore(app, { roles: api.roles, defaultRole: api.config.defaultRole });
+  const rest = (app.config.api as { rest?: { maxLimit?: number | null } }).rest ?? {};
+  const maxLimit = rest.maxLimit === undefined ? 100 : rest.maxLimit;
+  // Strapi lists every user when no pagination is asked for; here that is capped at the REST maxLimit
+  const pagination: PaginationConfig = { defaultLimit: maxLimit ?? Number.MAX_SAFE_INTEGER, maxLimit, withCount: false };
+  const controllers = createUserControllers(app, users, pagination);
+
+  // /me and /count before /:id, which would take them for ids
+  const routes: Array<[HttpMethod, string, UserAction]> = [
+    ['GET', '/users/me', 'me'],
+    ['GET', '/users/count', 'count'],
+    ['GET', '/users', 'find'],
+    ['GET', '/users/:id', 'findOne'],
+    ['POST', '/users', 'create'],
+    ['PUT', '/users/:id', 'update'],
+    ['DELETE', '/users/:id', 'destroy'],
+  ];
+  for (const [method, path, action] of routes) {
+    app.server.route({ method, path: prefix + path, handler: controllers[action], config: { action: `plugin::users-permissions.user.${action}` } });
+  }
+}
+
+function createUserControllers(app: App, users: UserStore, pagination: PaginationConfig): Record<UserAction, Handler> {
+  const query = (ctx: RequestContext): Query => {
+    const q = parseRestQuery(app.registry, USER_UID, ctx.state.query, pagination);
+    // relations the caller may not `find` (the role, for most) are not populated
+    const auth = ctx.state.auth;
+    if (auth) q.populate = prunePopulate(app.registry, USER_UID, q.populate, (action) => auth.allows(action)) ?? {};
+    return q;
+  };
+  const view = (ctx: RequestContext): UserView => {
+    const q = query(ctx);
+    return { populate: q.populate, fields: q.fields };
+  };
+
+  /**
+   * Write a user whose username or email must stay free: the identifiers are locked, checked
+   * and written in one transaction, and a race lost on the unique index gets the same answer.
+   */
+  async function claiming(
+    who: { email?: unknown; username?: unknown }, exceptId: number | undefined,
+    write: (documents: Documents, trx: Knex.Transaction) => Promise<Doc | null>,
+  ): Promise<Doc | null> {
+    const email = typeof who.email === 'string' ? who.email : undefined;
+    const username = typeof who.username === 'string' ? who.username : undefined;
+    try {
+      return await app.documents.transaction(async (documents, trx) => {
+        await users.lockIdentifiers(trx, [email, username].filter((v): v is string => v !== undefined));
+        const taken = await users.conflicts(documents, { email, username }, exceptId);
+        if (taken.username) throw applicationError('Username already taken');
+        if (taken.email) throw applicationError('Email already taken');
+        return write(documents, trx);
+      });
+    } catch (err) {
+      const taken = takenIdentifier(err);
+      if (taken) throw applicationError(taken === 'username' ? 'Username already taken' : 'Email already taken');
+      throw err;
+    }
+  }
+
+  return {
+    async me(ctx) {
+      const auth = ctx.state.auth;
+      // an API token or the Public role has no "me"
+      if (auth?.strategy !== 'users-permissions' || !auth.credentials) throw unauthorized('Unauthorized');
+      const user = await users.byId(Number(auth.credentials.id), view(ctx));
+      if (!user) throw unauthorized('Unauthorized');
+      ctx.body = user;
+    },
+    async find(ctx) {
+      ctx.body = await app.documents(USER_UID).findMany({ ...query(ctx), redact: true });
+    },
+    async count(ctx) {
+      ctx.body = await app.documents(USER_UID).count({ filters: resolveFilters(app.registry, USER_UID, ctx.state.query.filters) });
+    },
+    async findOne(ctx) {
+      const user = await users.byId(idOf(ctx), view(ctx));
+      if (!user) throw notFound();
+      ctx.body = user;
+    },
+    async create(ctx) {
+      const { password } = requireStrings(bodyOf(ctx), ['username', 'email', 'password']);
+      checkPasswordLength(password);
+      const data = await userData(app, ctx.request.body);
+      data.provider = 'local';
+      if (data.role === undefined) data.role = String((await users.defaultRole()).documentId);
+      const v = view(ctx);
+      ctx.body = await claiming(data, undefined, (documents) => documents(USER_UID).create({ data, ...v, redact: true }));
+      ctx.status = 201;
+    },
+    async update(ctx) {
+      const id = idOf(ctx);
+      const data = await userData(app, ctx.request.body);
+      if (Object.hasOwn(data, 'password')) {
+        // clearing it would lock a local user out for good
+        if (typeof data.password !== 'string' || data.password === '') throw validationError('password.notNull');
+        checkPasswordLength(data.password);
+      }
+      const v = view(ctx);
+      const user = await claiming(data, id, async (documents) => {
+        const existing = await users.byId(id, {}, documents);
+        if (!existing) return null;
+        return documents(USER_UID).update({ documentId: String(existing.documentId), data, ...v, redact: true });
+      });
+      if (!user) throw notFound('User not found');
+      ctx.body = user;
+    },
+    async destroy(ctx) {
+      const id = idOf(ctx);
+      const v = view(ctx);
+      const user = await app.documents.transaction(async (documents) => {
+        const found = await users.byId(id, v, documents);
+        if (found) await documents(USER_UID).delete({ documentId: String(found.documentId) });
+        return found;
+      });
+      if (!user) throw notFound();
+      ctx.body = user;
+    },
+  };
+}
