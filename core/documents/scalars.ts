@@ -58,6 +58,8 @@ export function checkScalar(attr: ScalarAttribute, value: unknown, path: string[
   }
 }
 
+const MAX_PASSWORD_BYTES = 72;
+
 function checkString(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarCheck {
   if (typeof value !== 'string') return fail('must be a `string` type');
   // `.length` counts UTF-16 units, never fewer than characters: a cheap pre-check.
@@ -68,6 +70,10 @@ function checkString(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarC
   const length = [...value].length;
   if (attr.minLength !== undefined && length < attr.minLength) return fail(`must be at least ${attr.minLength} characters`);
   if (attr.maxLength !== undefined && length > attr.maxLength) return fail(`must be at most ${attr.maxLength} characters`);
+  // bcrypt reads at most 72 bytes: two longer passwords sharing those would be the same password
+  if (attr.type === 'password' && Buffer.byteLength(value) > MAX_PASSWORD_BYTES) {
+    return fail(`must be at most ${MAX_PASSWORD_BYTES} bytes (UTF-8)`);
+  }
   if (attr.unique && Buffer.byteLength(value) > MAX_UNIQUE_BYTES) {
     return fail(`must be at most ${MAX_UNIQUE_BYTES} bytes (UTF-8) to be unique`, true);
   }

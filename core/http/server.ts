@@ -41,6 +41,8 @@ export type RouteMiddleware = (ctx: RequestContext, route: Route, next: () => Pr
 export interface HttpServerOptions {
   log: Logger;
   body: { jsonLimit: string; formLimit: string; textLimit: string };
+  /** behind a reverse proxy: trust X-Forwarded-For/-Proto for the client's address (rate limits key on it) */
+  proxy?: boolean;
 }
 
 export interface HttpServer {
@@ -122,7 +124,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
 /** Create the Koa server: request ids, JSON logs, the error envelope, body parsing, routes. */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const koa = new Koa<RequestState>();
-  koa.proxy = false;
+  koa.proxy = options.proxy === true;
   const routes: Route[] = [];
   const extra: Array<Koa.Middleware<RequestState>> = [];
   const around: RouteMiddleware[] = [];

@@ -97,7 +97,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   const config = await loadConfig({ platformDir: PLATFORM_CONFIG_DIR, appDir, env, overrides: options.config });
   const log = options.logger ?? pino({ level: String((config.server.logger as PlainObject | undefined)?.level ?? 'info') });
   const registry = createRegistry();
-  const server = createHttpServer({ log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string } });
+  const server = createHttpServer({
+    log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string }, proxy: config.server.proxy === true,
+  });
   server.use(servePublic(path.join(appDir, String(config.server.publicDir ?? 'public')), (ctx) => server.hasRoute(ctx.method, ctx.path)));
 
   let db: Knex | undefined;

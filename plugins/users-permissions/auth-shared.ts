@@ -52,12 +52,13 @@ export function requireEmail(body: Record<string, unknown>): string {
   return email.toLowerCase();
 }
 
-// bcrypt reads only the first 72 bytes: a longer password would share its hash with its prefix
-const BCRYPT_MAX_BYTES = 72;
-
-/** Refuse a new password bcrypt would silently truncate. */
+/**
+ * Refuse a new password the core would refuse (bcrypt reads only its first 72 bytes; see
+ * core/documents/scalars.ts), before any work is done with it.
+ */
 export function checkPasswordLength(password: string): void {
-  if (Buffer.byteLength(password) > BCRYPT_MAX_BYTES) throw fieldErrors([issue('password', `must be at most ${BCRYPT_MAX_BYTES} bytes`)]);
+  const checked = checkScalar({ type: 'password' }, password, ['password']);
+  if (!checked.ok) throw fieldErrors([checked.issue]);
 }
 
 /** `{jwt, user}` for a user who just proved who they are (the user read without secrets). */

@@ -380,8 +380,23 @@ describe('rate limit', () => {
     expect(limited.body).toEqual({ data: null, error: { status: 429, name: 'RateLimitError', message: 'Too many requests, please try again later.', details: {} } });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await attempt('someone-else@example.com')).status).toBe(400);
+    // not behind a proxy: a client cannot pick its own address with X-Forwarded-For
+    const spoofed = await call(c, 'POST', '/api/auth/local', { identifier: 'mallory@example.com', password: 'guess-pass-1' }, { ...PUBLIC, 'x-forwarded-for': '203.0.113.9' });
+    expect(spoofed.status).toBe(429);
     // the same identifier on another limited route has its own window
     expect((await pub(c, 'POST', '/api/auth/forgot-password', { email: 'mallory@example.com' })).status).toBe(200);
+  });
+
+  it('behind a proxy (server.proxy), keys on the forwarded client address', async () => {
+    const proxied = await startApp({ config: { server: { proxy: true }, plugins: { 'users-permissions': { config: { ratelimit: { max: 1 } } } } } });
+    try {
+      const attempt = (ip: string) => call(proxied, 'POST', '/api/auth/local', { identifier: 'eve', password: 'guess-pass-1' }, { ...PUBLIC, 'x-forwarded-for': ip });
+      expect((await attempt('198.51.100.1')).status).toBe(400);
+      expect((await attempt('198.51.100.2')).status).toBe(400);
+      expect((await attempt('198.51.100.1')).status).toBe(429);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('forgets windows once they are over, so memory stays bounded', () => {

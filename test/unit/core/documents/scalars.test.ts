@@ -267,6 +267,15 @@ describe('checkScalar: issue details', () => {
     expect(result.ok ? '' : result.issue.message).toBe('this must be a `boolean` type');
   });
 
+  it('refuses a password over 72 bytes (bcrypt would ignore the rest), counting UTF-8 bytes', () => {
+    expect(checkScalar({ type: 'password' }, 'x'.repeat(72), ['password']).ok).toBe(true);
+    expect(checkScalar({ type: 'password' }, 'x'.repeat(73), ['password'])).toEqual({
+      ok: false, issue: { path: ['password'], message: 'password must be at most 72 bytes (UTF-8)', name: 'ValidationError' },
+    });
+    // 25 three-byte characters are 75 bytes
+    expect(checkScalar({ type: 'password' }, '€'.repeat(25), ['password']).ok).toBe(false);
+  });
+
   it('never echoes a password', () => {
     const result = checkScalar({ type: 'password', minLength: 8 }, 'short', ['password']);
     expect(result).toEqual({ ok: false, issue: { path: ['password'], message: 'password must be at least 8 characters', name: 'ValidationError' } });
