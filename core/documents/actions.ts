@@ -106,8 +106,8 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     },
     async findPage(ctx) {
       const pg = ctx.params.pagination;
-      const { docs, total } = await read(ctx, ctx.params, { offset: pg?.start, limit: pg?.limit, count: pg?.withCount !== false });
-      return { results: docs, total };
+      const { docs, total, json } = await read(ctx, ctx.params, { offset: pg?.start, limit: pg?.limit, count: pg?.withCount !== false, json: ctx.params.json === true });
+      return json === undefined ? { results: docs, total } : { results: [], total, json };
     },
     async findFirst(ctx) {
       return (await read(ctx, ctx.params, { limit: 1 })).docs[0] ?? null;

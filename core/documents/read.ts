@@ -4,7 +4,7 @@ import type { ContentType } from '../content-types/types.ts';
 import { applyFilters } from '../query/filters.ts';
 import { applySort } from '../query/sort.ts';
 import { inScope, type Scope } from './rows.ts';
-import { documentJson, type SelectContext } from './select.ts';
+import { documentJson, type SelectContext, type SharedRenders } from './select.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
@@ -23,6 +23,8 @@ export interface ReadRequest {
   count?: boolean;
   /** run the read as a named prepared statement (see database/prepared.ts) */
   statementName?: StatementNamer;
+  /** answer the documents as JSON text (not parsed) */
+  json?: boolean;
 }
 
 /** Rows of the read, filtered, under `alias`. */
@@ -39,12 +41,14 @@ function matching(req: ReadRequest, alias: string): Knex.QueryBuilder {
  * with its populate tree, aggregated into one array (in the page's order), and the total
  * count when asked. No statement per row, nor per populated relation.
  */
-export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; total: number | null }> {
+export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; total: number | null; json?: string }> {
   let n = 0;
-  const ctx: SelectContext = { db: req.db, registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}` };
+  // related documents are worth rendering once per read only when several page documents may share them
+  const shared: SharedRenders | undefined = req.limit === 1 || req.documentId !== undefined ? undefined : { root: 'r', page: '"v:page"', ctes: [] };
+  const ctx: SelectContext = { db: req.db, registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}`, shared };
   const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
-  // First the page's rows, then their JSON: `data` is usually stored compressed (over 2 kB), and
-  // every `data->'key'` would decompress it again; `data || '{}'` decompresses it once per row.
+  // First the page's rows, then their JSON: a document over 8 kB is stored compressed (see
+  // database/sync.ts), and every `data->'key'` would decompress it again; `data || '{}'` does it once per row.
   const rows = matching(req, 'r0').select(
     'r0.id', 'r0.document_id', 'r0.locale', 'r0.created_at', 'r0.updated_at', 'r0.published_at',
     req.db.raw(`r0.data || '{}'::jsonb AS data`),
@@ -52,15 +56,32 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   applySort(rows, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
   if (req.offset) rows.offset(req.offset);
   if (req.limit !== undefined && req.limit !== null) rows.limit(req.limit);
-  // the ordered page feeds json_agg in its order
-  const columns: Record<string, Knex.Raw | Knex.QueryBuilder> = {
-    data: req.db.raw(`COALESCE((SELECT json_agg(${doc.sql}) FROM (?) r), '[]'::json)`, [...doc.bindings, rows]),
-  };
-  if (req.count) columns.total = matching(req, 'c').count('*');
-  const query = req.db.select(columns).first();
+  // as text, pg hands the string over as it came; as json, it would parse it
+  const asText = req.json ? '::text' : '';
+  const count = req.count ? matching(req, 'c').count('*') : null;
+  let query: Knex.Raw | Knex.QueryBuilder;
+  if (shared && shared.ctes.length > 0) {
+    // the page first (the shared renders read which documents it references), then the renders
+    const ctes = [frag(`${shared.page} AS MATERIALIZED (?)`, [rows as unknown as Knex.Value]), ...shared.ctes];
+    query = req.db.raw(
+      `WITH ${ctes.map((c) => c.sql).join(', ')} SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${shared.page} r), '[]'::json)${asText} AS data${count ? ', (?) AS total' : ''}`,
+      [...ctes.flatMap((c) => c.bindings), ...doc.bindings, ...(count ? [count as unknown as Knex.Value] : [])],
+    );
+  } else {
+    // the ordered page feeds json_agg in its order
+    const columns: Record<string, Knex.Raw | Knex.QueryBuilder> = {
+      data: req.db.raw(`COALESCE((SELECT json_agg(${doc.sql}) FROM (?) r), '[]'::json)${asText}`, [...doc.bindings, rows]),
+    };
+    if (count) columns.total = count;
+    query = req.db.select(columns).first();
+  }
   const name = req.statementName?.(query.toSQL().sql);
   // knex hands `options` to pg's query config: a `name` makes it a prepared statement
   if (name) query.options({ name });
-  const row = (await query) as { data: Doc[]; total?: number | string };
-  return { docs: row.data, total: req.count ? Number(row.total) : null };
+  const result = (await query) as { rows?: unknown[] } & Record<string, unknown>;
+  const row = ('rows' in result && Array.isArray(result.rows) ? result.rows[0] : result) as { data: Doc[] | string; total?: number | string };
+  const total = req.count ? Number(row.total) : null;
+  return typeof row.data === 'string' ? { docs: [], total, json: row.data } : { docs: row.data, total };
 }
+
+const frag = (sql: string, bindings: Knex.Value[] = []) => ({ sql, bindings });

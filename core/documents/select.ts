@@ -32,7 +32,66 @@ export interface SelectContext {
   redact: boolean;
   /** fresh table aliases for nested subqueries */
   alias(): string;
+  /** in a list read: relations and media of the page's documents, rendered once per read (see `SharedRenders`) */
+  shared?: SharedRenders;
 }
+
+/**
+ * A list read renders each related document once, however many documents of the page point at
+ * it: the relations and media the page's documents populate directly (owning side, without
+ * their own filters, sort or count) become MATERIALIZED CTEs over the documents the page
+ * references, and each page document looks its own up there. On the bench's 25-article
+ * `populate=*` page (25 authors, 75 tags, 75 files referenced, but only 20, 30 and 6 distinct),
+ * this is most of PostgreSQL's work saved.
+ */
+export interface SharedRenders {
+  /** the page documents' alias in the main query */
+  root: string;
+  /** the CTE holding the page's rows */
+  page: string;
+  /** `name AS MATERIALIZED (...)` clauses, in order */
+  ctes: Frag[];
+}
+
+/** The lookup key of a shared render: document ids (text) for relations, file ids for media. */
+interface SharedTarget { ct: ContentType; key: 'document_id' | 'id'; toMany: boolean }
+
+/** Register the CTE rendering `target` once for every document the page references under `name`; returns its name. */
+function shareRender(ctx: SelectContext, shared: SharedRenders, target: SharedTarget, name: string, node: PopulateNode): string {
+  // quoted names with a colon: no collectionName can take them (`^[a-z_][a-z0-9_]*$`), so no CTE hides a table
+  const h = `"v:shared:${shared.ctes.length + 1}"`;
+  const t = ctx.alias();
+  const doc = documentJson({ ...ctx, shared: undefined }, target.ct, t, node);
+  const scope = target.key === 'document_id' ? scopeSql(target.ct, t, ctx.scope) : frag('TRUE');
+  const value = `p.data->${lit(name)}`;
+  // file ids are JSON numbers (compared as bigint, so the primary key serves); document ids are text
+  const cast = target.key === 'id' ? '::bigint' : '';
+  const refs = target.toMany
+    ? `SELECT x.v${cast} FROM ${shared.page} p, jsonb_array_elements_text(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END) x(v)`
+    : `SELECT (p.data->>${lit(name)})${cast} FROM ${shared.page} p${target.key === 'id' ? ` WHERE jsonb_typeof(${value}) = 'number'` : ''}`;
+  const key = `${t}.${target.key}`;
+  shared.ctes.push(frag(
+    `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS k, ${doc.sql} AS j FROM ${target.ct.collectionName} ${t} WHERE ${key} IN (${refs}) AND ${scope.sql} ORDER BY ${key}, ${t}.id)`,
+    [...doc.bindings, ...scope.bindings],
+  ));
+  return h;
+}
+
+/** A page document's own related documents, looked up in a shared render. */
+function lookUp(h: string, data: string, name: string, target: SharedTarget, ctx: SelectContext): Frag {
+  const value = `${data}->${lit(name)}`;
+  const cast = target.key === 'id' ? '::bigint' : '';
+  if (!target.toMany) {
+    const guard = target.key === 'id' ? `jsonb_typeof(${value}) = 'number' AND ` : '';
+    return frag(`(SELECT ${h}.j FROM ${h} WHERE ${guard}${h}.k = (${data}->>${lit(name)})${cast})`);
+  }
+  const o = ctx.alias();
+  return list(frag(`SELECT json_agg(${h}.j ORDER BY ${o}.n) FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END) WITH ORDINALITY ${o}(v, n) JOIN ${h} ON ${h}.k = ${o}.v${cast}`));
+}
+
+/** Whether this populate of a page document can be a shared render. */
+const shareable = (ctx: SelectContext, owner: { alias: string } | null, node: PopulateNode): ctx is SelectContext & { shared: SharedRenders } =>
+  ctx.shared !== undefined && owner !== null && owner.alias === ctx.shared.root && !node.filters && !(node.sort && node.sort.length > 0) && !node.count;
 
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 const frag = (sql: string, bindings: Knex.Value[] = []): Frag => ({ sql, bindings });
@@ -114,7 +173,13 @@ function populated(ctx: SelectContext, attrs: Attributes, data: string, name: st
   if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name)) return localizations(ctx, owner!, node);
   const attr = attrs[name];
   if (attr.type === 'relation') return relation(ctx, attr, data, name, node, owner);
-  if (attr.type === 'media') return media(ctx, attr.multiple === true, data, name, node);
+  if (attr.type === 'media') {
+    if (shareable(ctx, owner, node)) {
+      const target: SharedTarget = { ct: ctx.registry.contentType(FILE_UID), key: 'id', toMany: attr.multiple === true };
+      return lookUp(shareRender(ctx, ctx.shared, target, name, node), data, name, target, ctx);
+    }
+    return media(ctx, attr.multiple === true, data, name, node);
+  }
   if (attr.type === 'component') {
     const value = `(${data}->${lit(name)})`;
     if (!attr.repeatable) {
@@ -159,6 +224,10 @@ function ordering(ctx: SelectContext, uid: string, alias: string, node: Populate
 
 function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, data: string, name: string, node: PopulateNode, owner: { alias: string; ct: ContentType } | null): Frag {
   const target = ctx.registry.contentType(attr.target);
+  if (!attr.mappedBy && shareable(ctx, owner, node)) {
+    const shared: SharedTarget = { ct: target, key: 'document_id', toMany: isToMany(attr) };
+    return lookUp(shareRender(ctx, ctx.shared, shared, name, node), data, name, shared, ctx);
+  }
   const t = ctx.alias();
   const scope = scopeSql(target, t, ctx.scope);
   const where = conditions(ctx, target.uid, t, node);

@@ -28,6 +28,12 @@ export interface ReadParams {
   /** which version: the Document Service's default is `draft`, as Strapi's (REST passes `published`) */
   status?: Status;
   locale?: LocaleParam;
+  /**
+   * findPage only: answer the page as the JSON text PostgreSQL built (`Page.json`, `results`
+   * left empty) instead of parsed documents, for a caller that sends it on unchanged. Parsing
+   * and re-serializing a page is most of what the Node process does for a list request.
+   */
+  json?: boolean;
 }
 export interface FindOneParams extends ReadParams { documentId: string }
 export interface CreateParams extends ReadParams {
@@ -55,7 +61,12 @@ export type ResultOf = {
 };
 
 /** A page of documents and, when pagination asks for it, the total: what a list answers. */
-export interface Page { results: Doc[]; total: number | null }
+export interface Page {
+  results: Doc[];
+  total: number | null;
+  /** with `json: true`: the documents as one JSON array, as text */
+  json?: string;
+}
 
 export interface DocumentApi {
   findMany(params?: ReadParams): Promise<Doc[]>;

@@ -69,8 +69,16 @@ export function createControllers(app: App, ct: ContentType, pagination: Paginat
   return {
     async find(ctx) {
       const q = query(ctx);
-      const { results, total } = await docs.findPage(q);
-      ctx.body = { data: results.map((d) => present(ctx, d)), meta: { pagination: paginationMeta(q.pagination, total) } };
+      const v4 = wantsV4(ctx);
+      // the v4 shape is a transform of parsed documents; otherwise PostgreSQL's JSON goes out as it is
+      const { results, total, json } = await docs.findPage({ ...q, json: !v4 });
+      const meta = { pagination: paginationMeta(q.pagination, total) };
+      if (json !== undefined) {
+        ctx.type = 'application/json';
+        ctx.body = `{"data":${json},"meta":${JSON.stringify(meta)}}`;
+        return;
+      }
+      ctx.body = { data: results.map((d) => present(ctx, d)), meta };
     },
     async findOne(ctx) {
       const q = query(ctx);

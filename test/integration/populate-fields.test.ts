@@ -137,6 +137,36 @@ describe('populate syntaxes of the brief', () => {
   });
 });
 
+describe('related documents shared by a page', () => {
+  it('are rendered once per list read (a CTE per relation and media attribute), and equal what each document reads alone', async () => {
+    const populate = 'populate[author][populate][0]=avatar&populate[tags][fields][0]=name&populate[cover]=true&populate[gallery]=true&populate[seo][populate]=*';
+    t.queries.length = 0;
+    const list = await get(`/api/articles?sort=views:asc&pagination[pageSize]=12&${populate}`);
+    const [statement] = t.queries.filter((q) => q.includes('from "articles" as "r0"'));
+    // author, tags, cover, gallery: each a render of the distinct documents the page references
+    expect(statement.match(/ AS MATERIALIZED \(/g)).toHaveLength(5);
+    expect(list.data).toHaveLength(12);
+    // 12 articles reference 3 authors and 4 tags: each populated entry is still the document's own
+    for (const doc of list.data) {
+      const alone = await get(`/api/articles/${doc.documentId}?${populate}`);
+      expect(doc).toEqual(alone.data);
+    }
+    expect(new Set(list.data.map((d: any) => d.author.documentId)).size).toBe(3);
+    expect(list.data[0].tags.map((x: any) => x.name)).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
+  it('a relation with its own filters, sort or count, and a one-document read, keep the per-document form', async () => {
+    t.queries.length = 0;
+    await get(`/api/articles?populate[tags][filters][name][$ne]=beta&populate[author][fields][0]=name&pagination[pageSize]=3`);
+    const [statement] = t.queries.filter((q) => q.includes('from "articles" as "r0"'));
+    // only the author is shared; the filtered tags are looked up per article
+    expect(statement.match(/ AS MATERIALIZED \(/g)).toHaveLength(2);
+    t.queries.length = 0;
+    await get(`/api/articles/${first.documentId}?populate=*`);
+    expect(t.queries.join('\n')).not.toContain('MATERIALIZED');
+  });
+});
+
 describe('cost', () => {
   it('a 25-row list with deep populate is one SQL statement, and a 100-row one too', async () => {
     const deep = [
