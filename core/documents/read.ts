@@ -47,15 +47,19 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const shared: SharedRenders | undefined = req.limit === 1 || req.documentId !== undefined ? undefined : { root: 'r', page: '"v:page"', ctes: [] };
   const ctx: SelectContext = { db: req.db, registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}`, shared };
   const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
-  // First the page's rows, then their JSON: a document over 8 kB is stored compressed (see
-  // database/sync.ts), and every `data->'key'` would decompress it again; `data || '{}'` does it once per row.
-  const rows = matching(req, 'r0').select(
-    'r0.id', 'r0.document_id', 'r0.locale', 'r0.created_at', 'r0.updated_at', 'r0.published_at',
-    req.db.raw(`r0.data || '{}'::jsonb AS data`),
+  // First the page's rows, then their JSON. `data` is detoasted (`data || '{}'`) once per page
+  // row, after the sort and limit: a document over 8 kB is stored compressed (database/sync.ts)
+  // and every `data->'key'` would decompress it again, while doing it before the limit would
+  // copy every matching row's document. OFFSET 0 keeps PostgreSQL from inlining the expression
+  // into each `data->'key'`.
+  const ordered = matching(req, 'r0').select('r0.id', 'r0.document_id', 'r0.locale', 'r0.created_at', 'r0.updated_at', 'r0.published_at', 'r0.data');
+  applySort(ordered, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
+  if (req.offset) ordered.offset(req.offset);
+  if (req.limit !== undefined && req.limit !== null) ordered.limit(req.limit);
+  const rows = req.db.raw(
+    `SELECT p.id, p.document_id, p.locale, p.created_at, p.updated_at, p.published_at, p.data || '{}'::jsonb AS data FROM (?) p OFFSET 0`,
+    [ordered],
   );
-  applySort(rows, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
-  if (req.offset) rows.offset(req.offset);
-  if (req.limit !== undefined && req.limit !== null) rows.limit(req.limit);
   // as text, pg hands the string over as it came; as json, it would parse it
   const asText = req.json ? '::text' : '';
   const count = req.count ? matching(req, 'c').count('*') : null;
