@@ -47,45 +47,51 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const shared: SharedRenders | undefined = req.limit === 1 || req.documentId !== undefined ? undefined : { root: 'r', page: '"v:page"', ctes: [] };
   const ctx: SelectContext = { db: req.db, registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}`, shared };
   const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
-  // First the page's rows, then their JSON. `data` is detoasted (`data || '{}'`) once per page
-  // row, after the sort and limit: a document over 8 kB is stored compressed (database/sync.ts)
-  // and every `data->'key'` would decompress it again, while doing it before the limit would
-  // copy every matching row's document. OFFSET 0 keeps PostgreSQL from inlining the expression
-  // into each `data->'key'`.
-  const ordered = matching(req, 'r0').select('r0.id', 'r0.document_id', 'r0.locale', 'r0.created_at', 'r0.updated_at', 'r0.published_at', 'r0.data');
+  const ctes: Frag[] = [];
+  // A filtered list with a total: the matching ids once (a CTE), counted and cut into the page,
+  // rather than the filter evaluated twice (for the page and for the count).
+  const once = req.count === true && req.params.filters !== undefined;
+  if (once) ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
+  const columns = ['r0.id', 'r0.document_id', 'r0.locale', 'r0.created_at', 'r0.updated_at', 'r0.published_at', 'r0.data'];
+  const ordered = once
+    ? req.db({ r0: req.ct.collectionName }).whereRaw(`r0.id IN (SELECT id FROM ${MATCH})`).select(columns)
+    : matching(req, 'r0').select(columns);
   applySort(ordered, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
   if (req.offset) ordered.offset(req.offset);
   if (req.limit !== undefined && req.limit !== null) ordered.limit(req.limit);
-  const rows = req.db.raw(
+  // Then their JSON. `data` is detoasted (`data || '{}'`) once per page row, after the sort and
+  // limit: a document over 8 kB is stored compressed (database/sync.ts) and every `data->'key'`
+  // would decompress it again, while doing it before the limit would copy every matching row's
+  // document. OFFSET 0 keeps PostgreSQL from inlining the expression into each `data->'key'`.
+  const rows = frag(
     `SELECT p.id, p.document_id, p.locale, p.created_at, p.updated_at, p.published_at, p.data || '{}'::jsonb AS data FROM (?) p OFFSET 0`,
-    [ordered],
+    [ordered as unknown as Knex.Value],
   );
-  // as text, pg hands the string over as it came; as json, it would parse it
-  const asText = req.json ? '::text' : '';
-  const count = req.count ? matching(req, 'c').count('*') : null;
-  let query: Knex.Raw | Knex.QueryBuilder;
+  let from: Frag;
   if (shared && shared.ctes.length > 0) {
     // the page first (the shared renders read which documents it references), then the renders
-    const ctes = [frag(`${shared.page} AS MATERIALIZED (?)`, [rows as unknown as Knex.Value]), ...shared.ctes];
-    query = req.db.raw(
-      `WITH ${ctes.map((c) => c.sql).join(', ')} SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${shared.page} r), '[]'::json)${asText} AS data${count ? ', (?) AS total' : ''}`,
-      [...ctes.flatMap((c) => c.bindings), ...doc.bindings, ...(count ? [count as unknown as Knex.Value] : [])],
-    );
+    ctes.push(frag(`${shared.page} AS MATERIALIZED (${rows.sql})`, rows.bindings), ...shared.ctes);
+    from = frag(shared.page);
   } else {
     // the ordered page feeds json_agg in its order
-    const columns: Record<string, Knex.Raw | Knex.QueryBuilder> = {
-      data: req.db.raw(`COALESCE((SELECT json_agg(${doc.sql}) FROM (?) r), '[]'::json)${asText}`, [...doc.bindings, rows]),
-    };
-    if (count) columns.total = count;
-    query = req.db.select(columns).first();
+    from = frag(`(${rows.sql})`, rows.bindings);
   }
+  const count = !req.count ? null : once ? frag(`SELECT count(*) FROM ${MATCH}`) : frag('?', [matching(req, 'c').count('*') as unknown as Knex.Value]);
+  // as text, pg hands the string over as it came; as json, it would parse it
+  const asText = req.json ? '::text' : '';
+  const query = req.db.raw(
+    `${ctes.length > 0 ? `WITH ${ctes.map((c) => c.sql).join(', ')} ` : ''}SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} r), '[]'::json)${asText} AS data${count ? `, (${count.sql}) AS total` : ''}`,
+    [...ctes.flatMap((c) => c.bindings), ...doc.bindings, ...from.bindings, ...(count?.bindings ?? [])],
+  );
   const name = req.statementName?.(query.toSQL().sql);
   // knex hands `options` to pg's query config: a `name` makes it a prepared statement
   if (name) query.options({ name });
-  const result = (await query) as { rows?: unknown[] } & Record<string, unknown>;
-  const row = ('rows' in result && Array.isArray(result.rows) ? result.rows[0] : result) as { data: Doc[] | string; total?: number | string };
+  const { rows: [row] } = (await query) as { rows: Array<{ data: Doc[] | string; total?: number | string }> };
   const total = req.count ? Number(row.total) : null;
   return typeof row.data === 'string' ? { docs: [], total, json: row.data } : { docs: row.data, total };
 }
 
-const frag = (sql: string, bindings: Knex.Value[] = []) => ({ sql, bindings });
+interface Frag { sql: string; bindings: Knex.Value[] }
+const frag = (sql: string, bindings: Knex.Value[] = []): Frag => ({ sql, bindings });
+/** the ids matching a filtered read (a quoted name no collectionName can take) */
+const MATCH = '"v:match"';
