@@ -294,6 +294,20 @@ describe('refused deep filters and sorts', () => {
 });
 
 describe('the SQL', () => {
+  it('is evaluated once for the page and its total (the matching ids are counted and paged)', async () => {
+    t.queries.length = 0;
+    await filter({ author: { name: { $startsWith: 'A' } } }, '&pagination[pageSize]=2');
+    // (the other statement is the request's API token lookup)
+    const statements = t.queries.filter((q) => q.includes('json_agg') && q.includes('"articles"'));
+    expect(statements).toHaveLength(1);
+    expect(statements[0].match(/FROM "authors" AS "_vf1"/g)).toHaveLength(1);
+    expect(statements[0]).toMatch(/SELECT count\(\*\) FROM "v:match"/);
+    // without a total, no CTE: the filter sits in the page query itself
+    t.queries.length = 0;
+    await filter({ author: { name: { $startsWith: 'A' } } }, '&pagination[withCount]=false');
+    expect(t.queries.join('\n')).not.toContain('v:match');
+  });
+
   it('is a subquery over the related table, with every value bound', async () => {
     t.queries.length = 0;
     const hostile = "x'); DROP TABLE authors; --";
