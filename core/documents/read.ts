@@ -5,6 +5,7 @@ import { applyFilters } from '../query/filters.ts';
 import { applySort } from '../query/sort.ts';
 import { inScope, type Scope } from './rows.ts';
 import { documentJson, type SelectContext, type SharedRenders } from './select.ts';
+import { fragment as frag, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
@@ -45,7 +46,7 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   let n = 0;
   // related documents are worth rendering once per read only when several page documents may share them
   const shared: SharedRenders | undefined = req.limit === 1 || req.documentId !== undefined ? undefined : { root: 'r', page: '"v:page"', ctes: [] };
-  const ctx: SelectContext = { db: req.db, registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}`, shared };
+  const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}`, shared };
   const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
   const ctes: Frag[] = [];
   // A filtered list with a total: the matching ids once (a CTE), counted and cut into the page,
@@ -83,15 +84,16 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
     `${ctes.length > 0 ? `WITH ${ctes.map((c) => c.sql).join(', ')} ` : ''}SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} r), '[]'::json)${asText} AS data${count ? `, (${count.sql}) AS total` : ''}`,
     [...ctes.flatMap((c) => c.bindings), ...doc.bindings, ...from.bindings, ...(count?.bindings ?? [])],
   );
-  const name = req.statementName?.(query.toSQL().sql);
-  // knex hands `options` to pg's query config: a `name` makes it a prepared statement
-  if (name) query.options({ name });
-  const { rows: [row] } = (await query) as { rows: Array<{ data: Doc[] | string; total?: number | string }> };
+  // compiled once: to name the statement and to run it (knex hands `options.name` to pg, which
+  // makes it a prepared statement); the compiled text has no `?` left but the placeholders
+  const compiled = query.toSQL();
+  const run = req.db.raw(compiled.sql, compiled.bindings as Knex.Value[]);
+  const name = req.statementName?.(compiled.sql);
+  if (name) run.options({ name });
+  const { rows: [row] } = (await run) as { rows: Array<{ data: Doc[] | string; total?: number | string }> };
   const total = req.count ? Number(row.total) : null;
   return typeof row.data === 'string' ? { docs: [], total, json: row.data } : { docs: row.data, total };
 }
 
-interface Frag { sql: string; bindings: Knex.Value[] }
-const frag = (sql: string, bindings: Knex.Value[] = []): Frag => ({ sql, bindings });
 /** the ids matching a filtered read (a quoted name no collectionName can take) */
 const MATCH = '"v:match"';

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ContentType } from '../content-types/types.ts';
 import type { Status } from '../query/types.ts';
+import { quote, type SqlFragment } from '../query/sql.ts';
 
 /** One stored version of a document, as selected from its table. */
 export interface Row {
@@ -23,16 +24,25 @@ export interface Scope {
 }
 
 /**
- * Restrict a query on `ct`'s table to the versions `scope` names. Without draft & publish
- * there is only the published row, whatever status is asked for; a locale applies only to
- * localized types (others store `locale` null).
+ * The rows of `ct` under `alias` (its table name when unaliased) that `scope` names. Without
+ * draft & publish there is only the published row, whatever status is asked for; a locale
+ * applies only to localized types (others store `locale` null).
  */
+export function scopeCondition(ct: ContentType, alias: string, scope: Scope): SqlFragment {
+  const published = `${quote(alias)}."published_at"`;
+  const parts = [ct.options.draftAndPublish && scope.status === 'draft' ? `${published} IS NULL` : `${published} IS NOT NULL`];
+  const bindings: SqlFragment['bindings'] = [];
+  if (ct.pluginOptions.i18n?.localized && scope.locale && scope.locale !== '*') {
+    parts.push(`${quote(alias)}."locale" = ?`);
+    bindings.push(scope.locale);
+  }
+  return { sql: parts.join(' AND '), bindings };
+}
+
+/** Restrict a query on `ct`'s table (under `alias` if it has one) to the versions `scope` names. */
 export function inScope(q: Knex.QueryBuilder, ct: ContentType, scope: Scope, alias?: string): Knex.QueryBuilder {
-  const col = (c: string): string => (alias ? `${alias}.${c}` : c);
-  if (ct.options.draftAndPublish && scope.status === 'draft') q.whereNull(col('published_at'));
-  else q.whereNotNull(col('published_at'));
-  if (ct.pluginOptions.i18n?.localized && scope.locale && scope.locale !== '*') q.where(col('locale'), scope.locale);
-  return q;
+  const cond = scopeCondition(ct, alias ?? ct.collectionName, scope);
+  return q.whereRaw(cond.sql, cond.bindings);
 }
 
 /** Serialize a timestamp the way Strapi does (ISO 8601 with milliseconds, UTC). */

@@ -8,15 +8,13 @@
  * schema validator accepted (`^[A-Za-z_][A-Za-z0-9_]*$`, `api::x.y`), never request input.
  * Everything that comes from a request (locales, filter values) is a bound parameter.
  */
-import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isScalar, isToMany, type Attribute, type Attributes, type ContentType } from '../content-types/types.ts';
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
 import { compileFilters } from '../query/filters.ts';
-import { applySort } from '../query/sort.ts';
-import type { Scope } from './rows.ts';
-
-export interface Frag { sql: string; bindings: Knex.Value[] }
+import { compileSort } from '../query/sort.ts';
+import { fragment as frag, isoTimestamp, joinFragments as join, type SqlFragment as Frag } from '../query/sql.ts';
+import { scopeCondition, type Scope } from './rows.ts';
 
 /** What a document or component renders: its scalar fields (all when unset) and what it populates. */
 export interface Shape {
@@ -25,7 +23,6 @@ export interface Shape {
 }
 
 export interface SelectContext {
-  db: Knex;
   registry: Registry;
   scope: Scope;
   /** leave private and password attributes out at every level (the content API) */
@@ -62,12 +59,12 @@ function shareRender(ctx: SelectContext, shared: SharedRenders, target: SharedTa
   const h = `"v:shared:${shared.ctes.length + 1}"`;
   const t = ctx.alias();
   const doc = documentJson({ ...ctx, shared: undefined }, target.ct, t, node);
-  const scope = target.key === 'document_id' ? scopeSql(target.ct, t, ctx.scope) : frag('TRUE');
+  const scope = target.key === 'document_id' ? scopeCondition(target.ct, t, ctx.scope) : frag('TRUE');
   const value = `p.data->${lit(name)}`;
   // file ids are JSON numbers (compared as bigint, so the primary key serves); document ids are text
   const cast = target.key === 'id' ? '::bigint' : '';
   const refs = target.toMany
-    ? `SELECT x.v${cast} FROM ${shared.page} p, jsonb_array_elements_text(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END) x(v)`
+    ? `SELECT x.v${cast} FROM ${shared.page} p, jsonb_array_elements_text(${arrayOf(value)}) x(v)`
     : `SELECT (p.data->>${lit(name)})${cast} FROM ${shared.page} p${target.key === 'id' ? ` WHERE jsonb_typeof(${value}) = 'number'` : ''}`;
   const key = `${t}.${target.key}`;
   shared.ctes.push(frag(
@@ -86,7 +83,7 @@ function lookUp(h: string, data: string, name: string, target: SharedTarget, ctx
     return frag(`(SELECT ${h}.j FROM ${h} WHERE ${guard}${h}.k = (${data}->>${lit(name)})${cast})`);
   }
   const o = ctx.alias();
-  return list(frag(`SELECT json_agg(${h}.j ORDER BY ${o}.n) FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END) WITH ORDINALITY ${o}(v, n) JOIN ${h} ON ${h}.k = ${o}.v${cast}`));
+  return list(frag(`SELECT json_agg(${h}.j ORDER BY ${o}.n) FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${o}(v, n) JOIN ${h} ON ${h}.k = ${o}.v${cast}`));
 }
 
 /** Whether this populate of a page document can be a shared render. */
@@ -94,8 +91,8 @@ const shareable = (ctx: SelectContext, owner: { alias: string } | null, node: Po
   ctx.shared !== undefined && owner !== null && owner.alias === ctx.shared.root && !node.filters && !(node.sort && node.sort.length > 0) && !node.count;
 
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-const frag = (sql: string, bindings: Knex.Value[] = []): Frag => ({ sql, bindings });
-const TIMESTAMP = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** The elements of a jsonb value that should be an array; none when it is anything else. */
+const arrayOf = (value: string): string => `CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END`;
 const SYSTEM = ['createdAt', 'updatedAt', 'publishedAt'] as const;
 const COLUMN: Record<(typeof SYSTEM)[number], string> = { createdAt: 'created_at', updatedAt: 'updated_at', publishedAt: 'published_at' };
 
@@ -125,24 +122,11 @@ function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] 
     .map(([name]) => name);
 }
 
-/** Restrict rows of `ct` under `alias` to the read's version: its status and, if localized, its locale. */
-export function scopeSql(ct: ContentType, alias: string, scope: Scope): Frag {
-  const parts: string[] = [];
-  const bindings: Knex.Value[] = [];
-  if (ct.options.draftAndPublish && scope.status === 'draft') parts.push(`${alias}.published_at IS NULL`);
-  else parts.push(`${alias}.published_at IS NOT NULL`);
-  if (ct.pluginOptions.i18n?.localized && scope.locale && scope.locale !== '*') {
-    parts.push(`${alias}.locale = ?`);
-    bindings.push(scope.locale);
-  }
-  return frag(parts.join(' AND '), bindings);
-}
-
 /** The JSON of one document row under `alias`. */
 export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
   const pairs: Array<[string, Frag]> = [['id', frag(`${alias}.id`)], ['documentId', frag(`${alias}.document_id`)]];
   for (const name of scalars(ctx, ct.attributes, shape)) pairs.push([name, frag(`${alias}.data->${lit(name)}`)]);
-  for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(TIMESTAMP(`${alias}.${COLUMN[key]}`))]);
+  for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMN[key]}`))]);
   if (ct.pluginOptions.i18n?.localized && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
   for (const [name, node] of Object.entries(shape.populate ?? {})) {
     pairs.push([name, populated(ctx, ct.attributes, `${alias}.data`, name, node, { alias, ct })]);
@@ -164,10 +148,6 @@ function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Sha
 /** `(SELECT json_agg(...) ...)`, with `[]` instead of NULL for none. */
 const list = (inner: Frag): Frag => frag(`COALESCE((${inner.sql}), '[]'::json)`, inner.bindings);
 
-function join(parts: Frag[], sep: string): Frag {
-  return { sql: parts.map((p) => p.sql).join(sep), bindings: parts.flatMap((p) => p.bindings) };
-}
-
 /** One populated attribute of a document (`owner` set) or component instance, read from `data`. */
 function populated(ctx: SelectContext, attrs: Attributes, data: string, name: string, node: PopulateNode, owner: { alias: string; ct: ContentType } | null): Frag {
   if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name)) return localizations(ctx, owner!, node);
@@ -188,7 +168,7 @@ function populated(ctx: SelectContext, attrs: Attributes, data: string, name: st
     }
     const e = ctx.alias();
     const item = componentJson(ctx, attr.component, `${e}.v`, node, false);
-    return list(frag(`SELECT json_agg(${item.sql} ORDER BY ${e}.n) FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END) WITH ORDINALITY ${e}(v, n)`, item.bindings));
+    return list(frag(`SELECT json_agg(${item.sql} ORDER BY ${e}.n) FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n)`, item.bindings));
   }
   if (attr.type === 'dynamiczone') {
     const value = `(${data}->${lit(name)})`;
@@ -201,7 +181,7 @@ function populated(ctx: SelectContext, attrs: Attributes, data: string, name: st
     });
     const body = join(cases, ' ');
     return list(frag(
-      `SELECT json_agg(CASE ${e}.v->>'__component' ${body.sql} END ORDER BY ${e}.n) FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END) WITH ORDINALITY ${e}(v, n) WHERE ${e}.v->>'__component' IN (${shown.map(lit).join(', ')})`,
+      `SELECT json_agg(CASE ${e}.v->>'__component' ${body.sql} END ORDER BY ${e}.n) FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n) WHERE ${e}.v->>'__component' IN (${shown.map(lit).join(', ')})`,
       body.bindings,
     ));
   }
@@ -218,8 +198,7 @@ function conditions(ctx: SelectContext, uid: string, alias: string, node: Popula
 /** ORDER BY of a populate's own `sort`, else the given default. */
 function ordering(ctx: SelectContext, uid: string, alias: string, node: PopulateNode, fallback: string): Frag {
   if (!node.sort || node.sort.length === 0) return frag(fallback);
-  const q = applySort(ctx.db.queryBuilder(), ctx.registry, uid, node.sort, alias, ctx.scope).toSQL();
-  return frag(q.sql.replace(/^select \* order by /i, ''), q.bindings as Knex.Value[]);
+  return compileSort(ctx.registry, uid, node.sort, alias, ctx.scope);
 }
 
 function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, data: string, name: string, node: PopulateNode, owner: { alias: string; ct: ContentType } | null): Frag {
@@ -229,7 +208,7 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
     return lookUp(shareRender(ctx, ctx.shared, shared, name, node), data, name, shared, ctx);
   }
   const t = ctx.alias();
-  const scope = scopeSql(target, t, ctx.scope);
+  const scope = scopeCondition(target, t, ctx.scope);
   const where = conditions(ctx, target.uid, t, node);
   const toMany = isToMany(attr);
   let from: string;
@@ -244,7 +223,7 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
     natural = `(SELECT min(f.id) FROM ${target.collectionName} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
   } else if (toMany) {
     const o = ctx.alias();
-    from = `jsonb_array_elements_text(CASE WHEN jsonb_typeof(${data}->${lit(name)}) = 'array' THEN ${data}->${lit(name)} ELSE '[]'::jsonb END) WITH ORDINALITY ${o}(v, n) JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`;
+    from = `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`;
     link = 'TRUE';
     natural = `${o}.n`;
   } else {
@@ -272,7 +251,7 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
   }
   const o = ctx.alias();
   return list(frag(
-    `SELECT json_agg(${doc.sql} ORDER BY ${o}.n) FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof(${data}->${lit(name)}) = 'array' THEN ${data}->${lit(name)} ELSE '[]'::jsonb END) WITH ORDINALITY ${o}(v, n) JOIN ${files.collectionName} ${f} ON ${f}.id = ${o}.v::bigint`,
+    `SELECT json_agg(${doc.sql} ORDER BY ${o}.n) FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${files.collectionName} ${f} ON ${f}.id = ${o}.v::bigint`,
     doc.bindings,
   ));
 }
@@ -281,7 +260,7 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
 function localizations(ctx: SelectContext, owner: { alias: string; ct: ContentType }, node: PopulateNode): Frag {
   const ct = owner.ct;
   const t = ctx.alias();
-  const status = scopeSql(ct, t, { status: ctx.scope.status, locale: '*' });
+  const status = scopeCondition(ct, t, { status: ctx.scope.status, locale: '*' });
   const doc = documentJson(ctx, ct, t, node);
   return list(frag(
     `SELECT json_agg(${doc.sql} ORDER BY ${t}.id) FROM ${ct.collectionName} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,

@@ -12,9 +12,9 @@
  *
  *   (NOT EXISTS (<anything related>) OR EXISTS (<related and matching>))
  */
-import type { Scope } from '../documents/rows.ts';
+import { scopeCondition, type Scope } from '../documents/rows.ts';
 import type { Registry } from '../content-types/registry.ts';
-import { DEFAULT_SCOPE, elementsOf, componentSource, hop, itemSource, scopeCondition } from './paths-sql.ts';
+import { DEFAULT_SCOPE, elementsOf, componentSource, hop, itemSource } from './paths-sql.ts';
 import { joinFragments, outerColumn, quote, type RowSource, type Source, type SqlFragment } from './sql.ts';
 import type { ComponentStep, DynamicZoneFilter, FilterNode, RelationStep } from './types.ts';
 

@@ -5,7 +5,7 @@
  */
 import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
-import type { Scope } from '../documents/rows.ts';
+import { scopeCondition, type Scope } from '../documents/rows.ts';
 import { outerColumn, outerDataOf, quote, type InstanceSource, type RowSource, type Source, type SqlFragment } from './sql.ts';
 import type { ComponentStep, RelationStep } from './types.ts';
 
@@ -20,18 +20,6 @@ export interface Hop {
   from: SqlFragment;
   where: SqlFragment;
   source: Source;
-}
-
-/** The rows of `ct` under `alias` that a read in `scope` sees (as `inScope` in documents/rows.ts). */
-export function scopeCondition(ct: ContentType, alias: string, scope: Scope): SqlFragment {
-  const published = `${quote(alias)}."published_at"`;
-  const parts = [ct.options.draftAndPublish && scope.status === 'draft' ? `${published} IS NULL` : `${published} IS NOT NULL`];
-  const bindings: SqlFragment['bindings'] = [];
-  if (ct.pluginOptions.i18n?.localized && scope.locale && scope.locale !== '*') {
-    parts.push(`${quote(alias)}."locale" = ?`);
-    bindings.push(scope.locale);
-  }
-  return { sql: parts.join(' AND '), bindings };
 }
 
 /**

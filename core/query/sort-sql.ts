@@ -13,7 +13,7 @@ import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import type { Scope } from '../documents/rows.ts';
 import { componentSource, DEFAULT_SCOPE, hop, reachesMany } from './paths-sql.ts';
-import { column, quote, typedExpr, type RowSource, type Source, type SqlFragment } from './sql.ts';
+import { column, joinFragments, quote, typedExpr, type RowSource, type Source, type SqlFragment } from './sql.ts';
 import type { ComponentStep, RelationStep, SortSpec } from './types.ts';
 
 interface Ctx {
@@ -43,20 +43,26 @@ function sortValue(ctx: Ctx, src: Source, steps: Array<RelationStep | ComponentS
 }
 
 /**
- * Order `q` (on `uid`'s table, under `alias` if it has one) by `specs`, then by `id`, so rows
- * that tie keep one order from page to page. Nulls come last ascending and first descending
- * (PostgreSQL's default, as in Strapi). Related documents are read in `scope`, the read's.
+ * The ORDER BY list of `specs` on `uid`'s rows (under `alias` if they have one), then `id`, so
+ * rows that tie keep one order from page to page. Nulls come last ascending and first
+ * descending (PostgreSQL's default, as in Strapi). Related documents are read in `scope`, the read's.
  */
+export function compileSort(registry: Registry, uid: string, specs: SortSpec[], alias?: string, scope: Scope = DEFAULT_SCOPE): SqlFragment {
+  const src: RowSource = { alias, table: registry.hasContentType(uid) ? registry.contentType(uid).collectionName : undefined };
+  const ctx = { registry, scope };
+  const keys = specs.map((s) => {
+    const e = sortValue(ctx, src, s.path ?? [], s, 0);
+    return { sql: `${e.sql} ${s.order}`, bindings: e.bindings };
+  });
+  const byId = specs.some((s) => !s.path?.length && s.field.kind === 'system' && s.field.name === 'id');
+  if (!byId) keys.push({ sql: `${column(src, 'id')} asc`, bindings: [] });
+  return joinFragments(keys, ', ');
+}
+
+/** Order `q` by `specs` (see `compileSort`). */
 export function applySort(
   q: Knex.QueryBuilder, registry: Registry, uid: string, specs: SortSpec[], alias?: string, scope: Scope = DEFAULT_SCOPE,
 ): Knex.QueryBuilder {
-  const src: RowSource = { alias, table: registry.hasContentType(uid) ? registry.contentType(uid).collectionName : undefined };
-  const ctx = { registry, scope };
-  for (const s of specs) {
-    const e = sortValue(ctx, src, s.path ?? [], s, 0);
-    q.orderByRaw(`${e.sql} ${s.order}`, e.bindings);
-  }
-  const byId = specs.some((s) => !s.path?.length && s.field.kind === 'system' && s.field.name === 'id');
-  if (!byId) q.orderByRaw(`${column(src, 'id')} asc`);
-  return q;
+  const order = compileSort(registry, uid, specs, alias, scope);
+  return q.orderByRaw(order.sql, order.bindings);
 }

@@ -95,7 +95,7 @@ export function textExpr(src: Source, f: FieldRef): SqlFragment {
   const c = systemColumn(src, f.name);
   if (c.json) return { sql: c.sql, bindings: c.bindings };
   // the same text the API returns, so `$startsWith: '2024-05'` means what it reads as
-  if (TIMESTAMPS.has(f.name)) return { sql: `to_char(${c.sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, bindings: [] };
+  if (TIMESTAMPS.has(f.name)) return { sql: isoTimestamp(c.sql), bindings: [] };
   return { sql: f.name === 'id' ? `${c.sql}::text` : c.sql, bindings: [] };
 }
 
@@ -118,6 +118,12 @@ export function placeholder(f: FieldRef, value: unknown): SqlFragment {
   if (f.type === 'boolean') return { sql: '?::boolean', bindings: [value as boolean] };
   return { sql: '?::text', bindings: [value as string] };
 }
+
+/** A fragment; no bindings unless given. */
+export const fragment = (sql: string, bindings: Knex.Value[] = []): SqlFragment => ({ sql, bindings });
+
+/** A timestamp column as the API prints it: ISO 8601, UTC, milliseconds (`2024-05-01T10:00:00.000Z`). */
+export const isoTimestamp = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Join fragments with a separator, concatenating their bindings in order. */
 export function joinFragments(parts: SqlFragment[], separator: string): SqlFragment {
