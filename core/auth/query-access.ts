@@ -6,8 +6,10 @@
  * is only left out, is `populate-access.ts`.
  */
 import { invalidKey } from '../errors.ts';
+import type { Registry } from '../content-types/registry.ts';
 import type { FilterNode, PopulateTree, SortSpec } from '../query/types.ts';
-import { findActionOf } from './populate-access.ts';
+import { findActionOf, prunePopulate } from './populate-access.ts';
+import type { RequestAuth } from './types.ts';
 
 type Allows = (action: string) => boolean;
 
@@ -61,4 +63,21 @@ export function assertQueryAccess(query: { filters?: FilterNode; sort?: SortSpec
   checkFilter(query.filters, allows, '');
   checkSort(query.sort, allows);
   checkPopulate(query.populate, allows);
+}
+
+/**
+ * A parsed query as the caller may run it: populated relations it may not `find` dropped,
+ * then a 400 for filters or sorts through one. What every controller that reads documents for
+ * a request calls (REST, the users routes); without an auth plugin the query stays as it is.
+ */
+export function authorizeQuery<Q extends { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree }>(
+  registry: Registry, uid: string, query: Q, auth: RequestAuth | undefined,
+): Q {
+  if (!auth) return query;
+  const allows = (action: string): boolean => auth.allows(action);
+  // a populate the caller may not read is dropped with its own filters; what is left is checked
+  const populate = prunePopulate(registry, uid, query.populate, allows);
+  const out = populate === undefined ? query : { ...query, populate };
+  assertQueryAccess(out, allows);
+  return out;
 }

@@ -4,6 +4,8 @@ import { uniqueIndexName } from '../../database/sync.ts';
 
 interface PgError { code?: string; constraint?: string }
 
+const UNIQUE_MESSAGE = 'This attribute must be unique';
+
 const isPgError = (err: unknown): err is { code: string; constraint?: string } & Error =>
   err instanceof Error && typeof (err as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as PgError).code!);
 
@@ -17,11 +19,24 @@ export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
   if (err.code === '23505' && err.constraint) {
     for (const name of Object.keys(ct.attributes)) {
       if (uniqueIndexName(ct.collectionName, name) === err.constraint) {
-        return fieldErrors([{ path: [name], message: 'This attribute must be unique', name: 'ValidationError' }]);
+        return fieldErrors([{ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError' }]);
       }
     }
   }
   if (err.code.startsWith('22')) return validationError('Invalid value in request');
   if (err.code === '54000') return validationError('A value is too large to be stored or indexed');
   return err;
+}
+
+/**
+ * The attribute whose unique index refused a write, when `err` is that refusal (as
+ * `translateDatabaseError` reports it); null for any other error. For callers that answer a
+ * lost race on a unique value with their own message.
+ */
+export function uniqueViolationOf(err: unknown): string | null {
+  if (!isAppError(err) || err.name !== 'ValidationError') return null;
+  const errors = err.details.errors;
+  if (!Array.isArray(errors) || errors.length !== 1) return null;
+  const issue = errors[0] as { path?: unknown[]; message?: unknown };
+  return issue.message === UNIQUE_MESSAGE && typeof issue.path?.[0] === 'string' ? issue.path[0] : null;
 }

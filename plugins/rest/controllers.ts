@@ -9,8 +9,7 @@ import type { Doc } from '../../core/documents/serialize.ts';
 import { parseRestQuery } from '../../core/query/parse.ts';
 import { sanitizeInput } from '../../core/documents/sanitize.ts';
 import { wantsV4, toV4 } from './v4.ts';
-import { prunePopulate } from '../../core/auth/populate-access.ts';
-import { assertQueryAccess } from '../../core/auth/query-access.ts';
+import { authorizeQuery } from '../../core/auth/query-access.ts';
 
 export type ControllerName = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'discardDraft';
 export type Controllers = Record<ControllerName, (ctx: RequestContext) => Promise<void>>;
@@ -32,18 +31,11 @@ export function createControllers(app: App, ct: ContentType, pagination: Paginat
   const docs = app.documents(ct.uid);
   const single = ct.kind === 'singleType';
   // the content API never shows private or password attributes: they are left out in SQL
-  const query = (ctx: RequestContext): Query & { redact: true } => {
-    const q = parseRestQuery(app.registry, ct.uid, ctx.state.query, pagination);
+  const query = (ctx: RequestContext): Query & { redact: true } => ({
     // relations the caller may not `find` are not populated (brief, Authentication 7)
-    const auth = ctx.state.auth;
-    if (auth) {
-      const allows = (action: string): boolean => auth.allows(action);
-      // a populate the caller may not read is dropped with its own filters; what is left is checked
-      q.populate = prunePopulate(app.registry, ct.uid, q.populate, allows) ?? {};
-      assertQueryAccess(q, allows);
-    }
-    return { ...q, redact: true };
-  };
+    ...authorizeQuery(app.registry, ct.uid, parseRestQuery(app.registry, ct.uid, ctx.state.query, pagination), ctx.state.auth),
+    redact: true,
+  });
   const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));
 
   const present = (ctx: RequestContext, doc: Doc): Doc => (wantsV4(ctx) ? toV4(app.registry, ct.uid, doc) : doc);

@@ -1,6 +1,6 @@
 import { applicationError, validationError } from '../../core/errors.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
-import { answerWithJwt, bodyOf, checkPasswordLength, requireStrings, type AuthDeps, type Handler } from './auth-shared.ts';
+import { answerWithJwt, bodyOf, requireStrings, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { EmailConfirmation } from './auth-confirmation.ts';
 import { takenIdentifier, type Documents } from './users-store.ts';
 import { USER_UID } from './schemas.ts';
@@ -32,7 +32,6 @@ export function createLocalAuth(deps: AuthDeps, confirmation: EmailConfirmation)
       const invalid = Object.keys(body).filter((key) => !allowed.has(key));
       if (invalid.length > 0) throw validationError(`Invalid parameters: ${invalid.join(', ')}`);
       const { username, email: given, password } = requireStrings(body, ['username', 'email', 'password']);
-      checkPasswordLength(password);
       const email = given.toLowerCase();
       const role = await users.defaultRole();
       const token = config.emailConfirmation ? confirmation.newToken() : null;

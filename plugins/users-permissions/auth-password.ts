@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { validationError } from '../../core/errors.ts';
 import { unauthorized } from './guard.ts';
 import { resetPasswordEmail } from './email.ts';
-import { answerWithJwt, bodyOf, checkPasswordLength, requireEmail, requireStrings, type AuthDeps, type Handler } from './auth-shared.ts';
+import { answerWithJwt, bodyOf, requireEmail, requireStrings, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { Documents } from './users-store.ts';
 import { USER_UID } from './schemas.ts';
 
@@ -38,7 +38,6 @@ export function createPasswordAuth(deps: AuthDeps): { forgot: Handler; reset: Ha
     async reset(ctx) {
       const { code, password, passwordConfirmation } = requireStrings(bodyOf(ctx), ['code', 'password', 'passwordConfirmation']);
       if (password !== passwordConfirmation) throw validationError('Passwords do not match');
-      checkPasswordLength(password);
       if (!RESET_CODE.test(code)) throw validationError('Incorrect code provided');
       const id = await app.documents.transaction(async (documents: Documents, trx) => {
         // one code, one reset: a second request with it waits here, then finds it gone
@@ -61,7 +60,6 @@ export function createPasswordAuth(deps: AuthDeps): { forgot: Handler; reset: Ha
       if (!user) throw unauthorized();
       if (!(await users.passwordMatches(currentPassword, user.password))) throw validationError('The provided current password is invalid');
       if (currentPassword === password) throw validationError('Your new password must be different than your current password');
-      checkPasswordLength(password);
       await app.documents(USER_UID).update({ documentId: String(user.documentId), data: { password } });
       await answerWithJwt(ctx, deps, Number(user.id));
     },

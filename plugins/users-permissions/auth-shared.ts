@@ -52,15 +52,6 @@ export function requireEmail(body: Record<string, unknown>): string {
   return email.toLowerCase();
 }
 
-/**
- * Refuse a new password the core would refuse (bcrypt reads only its first 72 bytes; see
- * core/documents/scalars.ts), before any work is done with it.
- */
-export function checkPasswordLength(password: string): void {
-  const checked = checkScalar({ type: 'password' }, password, ['password']);
-  if (!checked.ok) throw fieldErrors([checked.issue]);
-}
-
 /** `{jwt, user}` for a user who just proved who they are (the user read without secrets). */
 export async function answerWithJwt(ctx: RequestContext, deps: AuthDeps, id: number): Promise<void> {
   const [jwt, user] = await Promise.all([deps.api.jwt().issue({ id }), deps.users.byId(id)]);

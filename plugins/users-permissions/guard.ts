@@ -18,8 +18,6 @@ export interface Authenticator {
    * for a valid JWT, a token for a valid API token key. A header that is neither → 401.
    */
   authenticate(header: string | undefined): Promise<RequestAuth>;
-  /** the user a JWT names, with its role id (null when the token is invalid or the user is blocked or gone) */
-  userOfJwt(token: string): Promise<Doc | null>;
 }
 
 export function createAuthenticator(app: App, deps: { jwt: () => JwtService; roles: RoleService; tokens: TokenService }): Authenticator {
@@ -30,6 +28,7 @@ export function createAuthenticator(app: App, deps: { jwt: () => JwtService; rol
     return { strategy, credentials, allows: (action) => actions.has(action) };
   }
 
+  /** the user a JWT names, with its role id (null when the token is invalid or the user is blocked or gone) */
   async function userOfJwt(token: string): Promise<Doc | null> {
     const payload = await deps.jwt().verify(token);
     if (!payload) return null;
@@ -43,7 +42,6 @@ export function createAuthenticator(app: App, deps: { jwt: () => JwtService; rol
   }
 
   return {
-    userOfJwt,
     async authenticate(header) {
       if (header === undefined || header === '') {
         const pub = await roles.byTypeCached('public');

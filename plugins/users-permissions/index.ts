@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { definePlugin } from '../../core/kernel/plugin.ts';
 import { WRITE_ACTIONS } from '../../core/documents/types.ts';
 import { readUsersPermissionsConfig, type UsersPermissionsConfig } from './config.ts';
@@ -60,10 +61,15 @@ export const usersPermissionsPlugin = definePlugin({
     };
     api.auth = createAuthenticator(app, { jwt: api.jwt, roles, tokens });
 
-    // a role written in this process takes effect on the next request
+    // A role written in this process takes effect on the next request: the cached grants are
+    // dropped once the write commits (dropped earlier, a read in between could cache the old rows).
     app.documents.use(async (ctx, next) => {
       const result = await next();
-      if (ctx.uid === ROLE_UID && WRITE_ACTIONS.has(ctx.action)) roles.invalidate();
+      if (ctx.uid === ROLE_UID && WRITE_ACTIONS.has(ctx.action)) {
+        const trx = ctx.db as Knex.Transaction;
+        if (trx.isTransaction) trx.executionPromise.then(() => roles.invalidate(), () => undefined);
+        else roles.invalidate();
+      }
       return result;
     });
     app.server.useRoute(guardRoutes(api.auth));

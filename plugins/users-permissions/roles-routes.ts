@@ -2,7 +2,8 @@ import type { App } from '../../core/kernel/app.ts';
 import type { RequestContext } from '../../core/http/server.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import type { DocumentApi } from '../../core/documents/types.ts';
-import { applicationError, isAppError, notFound, validationError, type AppError, type FieldIssue } from '../../core/errors.ts';
+import { applicationError, notFound, validationError, type AppError } from '../../core/errors.ts';
+import { uniqueViolationOf } from '../../core/documents/db-errors.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import type { UsersPermissionsApi } from './index.ts';
 import { toPermissionsTree } from './roles.ts';
@@ -16,12 +17,6 @@ const ID = /^[1-9][0-9]{0,14}$/;
 
 const grantsOf = (role: Doc): string[] =>
   (Array.isArray(role.permissions) ? role.permissions.filter((a): a is string => typeof a === 'string') : []);
-
-/** The write failed on `type` alone: only its unique index can refuse it (the body's type was checked). */
-const typeTaken = (err: unknown): boolean => {
-  const issues = isAppError(err) ? err.details.errors : undefined;
-  return Array.isArray(issues) && issues.length === 1 && (issues[0] as FieldIssue).path?.[0] === 'type';
-};
 
 /** The role's columns as Strapi's roles API shows them (never its raw grant list). */
 const shown = (role: Doc): Doc => ({
@@ -64,15 +59,6 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
     throw validationError(`Unknown permission actions: ${named}`, { actions: unknown });
   }
 
-  /** Run a role write, then drop cached grants: the in-transaction invalidation could be refilled from the old rows before the commit. */
-  async function write(work: (documents: (uid: string) => DocumentApi) => Promise<void>): Promise<void> {
-    try {
-      await app.documents.transaction((documents) => work(documents));
-    } finally {
-      api.roles.invalidate();
-    }
-  }
-
   const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, action: string, handler: (ctx: RequestContext) => Promise<void>): void => {
     app.server.route({ method, path: base + path, handler, config: { action: `${UP}.${action}` } });
   };
@@ -96,19 +82,19 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
     checkActions(permissions, knownActions());
     // a taken type is refused by the unique index on `type`, not by a racy lookup; its error
     // only says "must be unique", and the caller may not have sent a type at all
-    await write(async (documents) => {
+    await app.documents.transaction(async (documents) => {
       await documents(ROLE_UID).create({
         data: { name: input.name, description: input.description ?? '', type: input.type, permissions: [...new Set(permissions)].sort() },
       });
     }).catch((err: unknown) => {
-      throw typeTaken(err) ? validationError(`A role of type "${input.type}" already exists`, (err as AppError).details) : err;
+      throw uniqueViolationOf(err) === 'type' ? validationError(`A role of type "${input.type}" already exists`, (err as AppError).details) : err;
     });
     ctx.body = { ok: true };
   });
 
   route('PUT', '/roles/:id', 'role.updateRole', async (ctx) => {
     const input = parseRoleBody(ctx.request.body, 'update');
-    await write(async (documents) => {
+    await app.documents.transaction(async (documents) => {
       const role = await roleById(documents, ctx.params.id);
       const data: Record<string, unknown> = {};
       if (input.name !== undefined) data.name = input.name;
@@ -124,7 +110,7 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
   });
 
   route('DELETE', '/roles/:id', 'role.deleteRole', async (ctx) => {
-    await write(async (documents) => {
+    await app.documents.transaction(async (documents) => {
       const role = await roleById(documents, ctx.params.id);
       if (BUILT_IN.has(String(role.type))) throw applicationError('Cannot delete public or authenticated roles');
       const fallback = await documents(ROLE_UID).findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { type: 'authenticated' }) });

@@ -97,8 +97,6 @@ export function createRoleService(app: App, ttlMs = 10_000): RoleService {
           }
         }
       });
-      cache.clear();
-      ids.clear();
     },
     invalidate: () => {
       cache.clear();

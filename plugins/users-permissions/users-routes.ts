@@ -7,10 +7,10 @@ import { parseRestQuery } from '../../core/query/parse.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import type { PaginationConfig } from '../../core/query/pagination.ts';
 import type { Query } from '../../core/query/types.ts';
-import { prunePopulate } from '../../core/auth/populate-access.ts';
+import { authorizeQuery } from '../../core/auth/query-access.ts';
 import type { UsersPermissionsApi } from './index.ts';
 import { unauthorized } from './guard.ts';
-import { bodyOf, checkPasswordLength, requireStrings } from './auth-shared.ts';
+import { bodyOf, requireStrings } from './auth-shared.ts';
 import { createUserStore, takenIdentifier, type Documents, type UserStore, type UserView } from './users-store.ts';
 import { userData } from './users-input.ts';
 import { USER_UID } from './schemas.ts';
@@ -54,13 +54,9 @@ export function registerUserRoutes(app: App, api: UsersPermissionsApi, prefix: s
 }
 
 function createUserControllers(app: App, users: UserStore, pagination: PaginationConfig): Record<UserAction, Handler> {
-  const query = (ctx: RequestContext): Query => {
-    const q = parseRestQuery(app.registry, USER_UID, ctx.state.query, pagination);
-    // relations the caller may not `find` (the role, for most) are not populated
-    const auth = ctx.state.auth;
-    if (auth) q.populate = prunePopulate(app.registry, USER_UID, q.populate, (action) => auth.allows(action)) ?? {};
-    return q;
-  };
+  // relations the caller may not `find` (the role, for most) are not populated, nor filtered or sorted by
+  const query = (ctx: RequestContext): Query =>
+    authorizeQuery(app.registry, USER_UID, parseRestQuery(app.registry, USER_UID, ctx.state.query, pagination), ctx.state.auth);
   const view = (ctx: RequestContext): UserView => {
     const q = query(ctx);
     return { populate: q.populate, fields: q.fields };
@@ -104,7 +100,8 @@ function createUserControllers(app: App, users: UserStore, pagination: Paginatio
       ctx.body = await app.documents(USER_UID).findMany({ ...query(ctx), redact: true });
     },
     async count(ctx) {
-      ctx.body = await app.documents(USER_UID).count({ filters: resolveFilters(app.registry, USER_UID, ctx.state.query.filters) });
+      const { filters } = authorizeQuery(app.registry, USER_UID, { filters: resolveFilters(app.registry, USER_UID, ctx.state.query.filters) }, ctx.state.auth);
+      ctx.body = await app.documents(USER_UID).count({ filters });
     },
     async findOne(ctx) {
       const user = await users.byId(idOf(ctx), view(ctx));
@@ -112,8 +109,7 @@ function createUserControllers(app: App, users: UserStore, pagination: Paginatio
       ctx.body = user;
     },
     async create(ctx) {
-      const { password } = requireStrings(bodyOf(ctx), ['username', 'email', 'password']);
-      checkPasswordLength(password);
+      requireStrings(bodyOf(ctx), ['username', 'email', 'password']);
       const data = await userData(app, ctx.request.body);
       data.provider = 'local';
       if (data.role === undefined) data.role = String((await users.defaultRole()).documentId);
@@ -127,7 +123,6 @@ function createUserControllers(app: App, users: UserStore, pagination: Paginatio
       if (Object.hasOwn(data, 'password')) {
         // clearing it would lock a local user out for good
         if (typeof data.password !== 'string' || data.password === '') throw validationError('password.notNull');
-        checkPasswordLength(data.password);
       }
       const v = view(ctx);
       const user = await claiming(data, id, async (documents) => {

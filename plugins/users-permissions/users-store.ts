@@ -4,7 +4,8 @@ import type { App } from '../../core/kernel/app.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import type { DocumentApi } from '../../core/documents/types.ts';
 import type { PopulateTree } from '../../core/query/types.ts';
-import { applicationError, isAppError } from '../../core/errors.ts';
+import { applicationError } from '../../core/errors.ts';
+import { uniqueViolationOf } from '../../core/documents/db-errors.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import type { RoleService } from './roles.ts';
 import { USER_UID } from './schemas.ts';
@@ -93,16 +94,9 @@ export function createUserStore(app: App, deps: { roles: RoleService; defaultRol
 
 /**
  * Which identifier a write found taken on its unique index (the username, or the email when
- * an app makes it unique): a write that raced past the check. The core reports a unique
- * violation as a ValidationError naming the attribute; null for any other error.
+ * an app makes it unique): a write that raced past the check. Null for any other error.
  */
 export function takenIdentifier(err: unknown): 'username' | 'email' | null {
-  if (!isAppError(err) || err.name !== 'ValidationError') return null;
-  const errors = err.details.errors;
-  if (!Array.isArray(errors)) return null;
-  for (const e of errors as Array<{ path?: unknown[]; message?: unknown }>) {
-    const name = e.path?.[0];
-    if ((name === 'username' || name === 'email') && typeof e.message === 'string' && e.message.endsWith('must be unique')) return name;
-  }
-  return null;
+  const name = uniqueViolationOf(err);
+  return name === 'username' || name === 'email' ? name : null;
 }
