@@ -8,6 +8,7 @@
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, type Attribute } from '../content-types/types.ts';
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
+import { targetUids } from '../query/populate.ts';
 
 export const MEDIA_FIND_ACTION = 'plugin::upload.content-api.find';
 
@@ -29,14 +30,11 @@ function pruneNode(registry: Registry, uids: string[], node: PopulateNode, allow
   return out;
 }
 
-function reaches(attr: Attribute): { action?: string; uids: string[] } {
-  switch (attr.type) {
-    case 'relation': return { action: findActionOf(attr.target), uids: [attr.target] };
-    case 'media': return { action: MEDIA_FIND_ACTION, uids: [] };
-    case 'component': return { uids: [attr.component] };
-    case 'dynamiczone': return { uids: attr.components };
-    default: return { uids: [] };
-  }
+/** The permission populating `attr` needs: the target's find (media: the upload plugin's); none for components. */
+function actionOf(attr: Attribute): string | undefined {
+  if (attr.type === 'relation') return findActionOf(attr.target);
+  if (attr.type === 'media') return MEDIA_FIND_ACTION;
+  return undefined;
 }
 
 /** `tree` on `uid` without the relations and media the request may not read. */
@@ -57,9 +55,9 @@ export function prunePopulate(
       if (keepUnknown) out[name] = node;
       continue;
     }
-    const { action, uids } = reaches(attr);
+    const action = actionOf(attr);
     if (action && !allows(action)) continue;
-    out[name] = pruneNode(registry, uids, node, allows);
+    out[name] = pruneNode(registry, targetUids(attr), node, allows);
   }
   return out;
 }

@@ -25,7 +25,7 @@ function checkDepth(path: string): void {
 }
 
 /** The uids whose attributes apply under `attr` once populated. */
-function targetUids(attr: Attribute): string[] {
+export function targetUids(attr: Attribute): string[] {
   switch (attr.type) {
     case 'relation':
       return [attr.target];
