@@ -12,14 +12,21 @@ export const draftAndPublish: DocumentMiddleware = async (ctx, next) => {
   const params = ctx.params as CreateParams | UpdateParams;
   const wanted = params.status ?? 'draft';
   params.status = 'draft';
+  const { populate, fields } = params;
+  // a draft about to be published is not answered: read back only its id, not the caller's whole shape
+  if (wanted === 'published') {
+    params.populate = undefined;
+    params.fields = [];
+  }
   const draft = (await next()) as Doc | null;
   if (!draft || wanted === 'draft') return draft;
   return ctx.documents(ctx.uid).publish({
     documentId: draft.documentId as string,
-    locale: (draft.locale as string | undefined) ?? params.locale,
-    // what the caller asked to see, so the published version answers in the same shape
-    populate: params.populate,
-    fields: params.fields,
+    // the locale the write went to (inner middleware resolved it on these params)
+    locale: params.locale,
+    // what the caller asked to see, so the published version answers in that shape
+    populate,
+    fields,
     redact: params.redact,
   });
 };

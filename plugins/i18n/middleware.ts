@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { validationError } from '../../core/errors.ts';
 import type { ContentType } from '../../core/content-types/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
@@ -20,18 +19,23 @@ const pick = (data: Record<string, unknown>, keys: string[]): Record<string, unk
 /**
  * After a write to one locale of a document, copy its shared attributes to the document's
  * other locales in the same publication state (one statement), so a shared attribute is
- * the same in every locale whichever one was edited.
+ * the same in every locale whichever one was edited. The version written is named by the
+ * call (its documentId, locale and action), not read from the answer, which `fields` may
+ * have trimmed.
  */
-async function syncShared(db: Knex, ct: ContentType, doc: Doc | null): Promise<void> {
+async function syncShared(ctx: DocumentContext, doc: Doc | null, locale: string): Promise<void> {
+  const ct = ctx.contentType;
   const shared = sharedAttributes(ct);
-  if (!doc || shared.length === 0 || typeof doc.locale !== 'string') return;
-  const draft = doc.publishedAt === null;
-  const row = await db(ct.collectionName).first('data').where({ document_id: doc.documentId, locale: doc.locale })
-    .modify((q) => (draft ? q.whereNull('published_at') : q.whereNotNull('published_at')));
-  if (!row) return;
-  await db(ct.collectionName).where('document_id', doc.documentId as string).whereNot('locale', doc.locale)
-    .modify((q) => (draft ? q.whereNull('published_at') : q.whereNotNull('published_at')))
-    .update({ data: db.raw('data || ?::jsonb', [JSON.stringify(pick(row.data, shared))]) });
+  if (!doc || shared.length === 0 || locale === '*') return;
+  // drafts are written, except by publish; a type without draft & publish has only published rows
+  const draft = ct.options.draftAndPublish === true && ctx.action !== 'publish';
+  const published = draft ? 'IS NULL' : 'IS NOT NULL';
+  await ctx.db.raw(
+    `UPDATE ?? o SET data = o.data || COALESCE((SELECT jsonb_object_agg(k.key, s.data->k.key) FROM unnest(?::text[]) k(key) WHERE jsonb_exists(s.data, k.key)), '{}'::jsonb)
+     FROM ?? s WHERE s.document_id = ? AND s.locale = ? AND s.published_at ${published}
+     AND o.document_id = s.document_id AND o.locale <> s.locale AND o.published_at ${published}`,
+    [ct.collectionName, shared, ct.collectionName, doc.documentId as string, locale],
+  );
 }
 
 /**
@@ -57,7 +61,7 @@ export function createI18nMiddleware(config: I18nConfig): DocumentMiddleware {
       case 'create': {
         if (params.locale === '*') throw validationError('A document is created in one locale', { key: 'locale' });
         const doc = (await next()) as Doc;
-        if ((ctx.params as CreateParams).documentId) await syncShared(ctx.db, ctx.contentType, doc);
+        if ((ctx.params as CreateParams).documentId) await syncShared(ctx, doc, params.locale as string);
         return doc;
       }
       case 'update':
@@ -65,7 +69,7 @@ export function createI18nMiddleware(config: I18nConfig): DocumentMiddleware {
       case 'publish':
       case 'discardDraft': {
         const doc = (await next()) as Doc | null;
-        await syncShared(ctx.db, ctx.contentType, doc);
+        await syncShared(ctx, doc, params.locale as string);
         return doc;
       }
       default:
@@ -78,13 +82,13 @@ export function createI18nMiddleware(config: I18nConfig): DocumentMiddleware {
 async function updateOrLocalize(ctx: DocumentContext<'update'>, next: () => Promise<unknown>): Promise<unknown> {
   const p = ctx.params as UpdateParams & { locale: string };
   if (p.locale === '*') throw validationError('A document is updated in one locale at a time', { key: 'locale' });
-  const table = ctx.contentType.collectionName;
-  const mine = await ctx.db(table).first('id').where({ document_id: p.documentId, locale: p.locale });
-  if (mine) {
-    const doc = (await next()) as Doc | null;
-    await syncShared(ctx.db, ctx.contentType, doc);
+  // the core finds the version to update (every locale a document has, has a draft), or none
+  const doc = (await next()) as Doc | null;
+  if (doc) {
+    await syncShared(ctx, doc, p.locale);
     return doc;
   }
+  const table = ctx.contentType.collectionName;
   // prefer a version in the same state (drafts first: every document has one)
   const source = await ctx.db(table).first('data').where('document_id', p.documentId)
     .orderByRaw('(published_at IS NULL) DESC, id');

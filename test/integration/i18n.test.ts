@@ -163,6 +163,15 @@ describe('localizations', () => {
     expect((await t.request('GET', `/api/articles/${en.documentId}?locale=fr`)).body.data.title).toBe('Sync fr 2');
   });
 
+  it('keeps them in sync when the write answers only some fields (?fields=)', async () => {
+    const en = await article({ title: 'Fields', views: 1 });
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Champs' } });
+    const res = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr&fields[0]=title`, { data: { views: 5 } });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(['documentId', 'id', 'title']);
+    for (const r of await rows(en.documentId)) expect(r.data.views).toBe(5);
+  });
+
   it('answers 404 when localizing a document that does not exist', async () => {
     const res = await t.request('PUT', '/api/articles/doesnotexist0000000000000?locale=fr', { data: { title: 'x' } });
     expect(res.status).toBe(404);
