@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import Router from '@koa/router';
+import serve from 'koa-static';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import qs from 'qs';
 import type { Logger } from 'pino';
@@ -43,14 +44,14 @@ export interface HttpServerOptions {
   body: { jsonLimit: string; formLimit: string; textLimit: string };
   /** behind a reverse proxy: trust X-Forwarded-For/-Proto for the client's address (rate limits key on it) */
   proxy?: boolean;
+  /** a folder served at the root for what no route answers (the app's `public/`, as Strapi's `strapi::public`) */
+  publicDir?: string;
 }
 
 export interface HttpServer {
   /** Add a route; routes are mounted when the server starts listening. */
   route(route: Route): void;
   routes(): readonly Route[];
-  /** Whether a mounted route answers this method and path (false before the server listens). */
-  hasRoute(method: string, path: string): boolean;
   /** Add a Koa middleware that runs before routing (after errors, logging and body parsing). */
   use(middleware: Koa.Middleware<RequestState>): void;
   /** Add a middleware that runs around every route handler, knowing the route (auth guards routes with it). */
@@ -121,6 +122,19 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   );
 }
 
+/** Serve `dir`'s files (GET and HEAD); a path that does not decode names no file (the 404 stays). */
+function publicFiles(dir: string): (ctx: Koa.ParameterizedContext<RequestState>) => Promise<void> {
+  const send = serve(dir, { index: false, hidden: false, defer: false }) as unknown as Koa.Middleware<RequestState>;
+  return async (ctx) => {
+    try {
+      decodeURIComponent(ctx.path);
+    } catch {
+      return;
+    }
+    await send(ctx, async () => undefined);
+  };
+}
+
 /** Create the Koa server: request ids, JSON logs, the error envelope, body parsing, routes. */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const koa = new Koa<RequestState>();
@@ -180,17 +194,19 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     return dispatch(0);
   }
 
-  let router: Router<RequestState> | undefined;
+  const files = options.publicDir ? publicFiles(options.publicDir) : undefined;
 
   function mountRoutes(): void {
-    // nothing answered (no route, and allowedMethods found no other method): Strapi's 404 envelope
+    // nothing answered (no route, and allowedMethods found no other method): a public file, or
+    // Strapi's 404 envelope. After the router, so a route's request never touches the disk.
     koa.use(async (ctx, next) => {
       await next();
+      if (ctx.status === 404 && ctx.body == null && files) await files(ctx);
       if (ctx.status === 404 && ctx.body == null) throw notFound();
       // allowedMethods answered 405 (or 501 for a method no route uses) and set the Allow header HTTP requires
       if ((ctx.status === 405 || ctx.status === 501) && ctx.body == null) throw methodNotAllowed();
     });
-    router = new Router<RequestState>();
+    const router = new Router<RequestState>();
     for (const r of routes) {
       router.register(r.path, [r.method], async (koaCtx) => {
         const ctx = koaCtx as unknown as RequestContext;
@@ -212,7 +228,6 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       routes.push(route);
     },
     routes: () => routes,
-    hasRoute: (method, path) => router?.match(path, method).route ?? false,
     use(middleware) {
       extra.push(middleware);
     },

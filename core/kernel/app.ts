@@ -9,9 +9,7 @@ import { createRegistry, type Registry } from '../content-types/registry.ts';
 import { loadAppSchemas } from '../content-types/load.ts';
 import { createDocumentService, type DocumentService } from '../documents/service.ts';
 import { draftAndPublish } from '../documents/draft-publish.ts';
-import type Koa from 'koa';
-import serve from 'koa-static';
-import { createHttpServer, type HttpServer, type RequestContext, type RequestState } from '../http/server.ts';
+import { createHttpServer, type HttpServer, type RequestContext } from '../http/server.ts';
 import { configurationError } from '../errors.ts';
 import { createConnection } from '../../database/connection.ts';
 import { syncTables } from '../../database/sync.ts';
@@ -44,6 +42,8 @@ export interface AppOptions {
 
 export interface App {
   readonly appDir: string;
+  /** the folder served at the root, where the local upload provider writes (`server.publicDir`, default `<app>/public`) */
+  readonly publicDir: string;
   /** the environment config files saw (process.env unless the caller passed one) */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly config: RawConfig;
@@ -97,10 +97,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const config = await loadConfig({ platformDir: PLATFORM_CONFIG_DIR, appDir, env, overrides: options.config });
   const log = options.logger ?? pino({ level: String((config.server.logger as PlainObject | undefined)?.level ?? 'info') });
   const registry = createRegistry();
+  // the one place the public folder is decided: served here, written by the local upload provider
+  const publicDir = path.join(appDir, String(config.server.publicDir ?? 'public'));
   const server = createHttpServer({
-    log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string }, proxy: config.server.proxy === true,
+    log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string }, proxy: config.server.proxy === true, publicDir,
   });
-  server.use(servePublic(path.join(appDir, String(config.server.publicDir ?? 'public')), (ctx) => server.hasRoute(ctx.method, ctx.path)));
 
   let db: Knex | undefined;
   let embedded: EmbeddedPostgresHandle | undefined;
@@ -138,6 +139,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const app: App = {
     appDir,
     env,
+    publicDir,
     config,
     log,
     registry,
@@ -193,22 +195,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
   };
   return app;
-}
-
-/** The app's `public/` folder (the local upload provider's files live in `public/uploads`), as Strapi's `strapi::public`. */
-function servePublic(dir: string, routed: (ctx: Koa.ParameterizedContext<RequestState>) => boolean): Koa.Middleware<RequestState> {
-  const files = serve(dir, { index: false, hidden: false, defer: false }) as unknown as Koa.Middleware<RequestState>;
-  return (ctx, next) => {
-    // a route's path is never looked up on disk: one stat() per API request cost ~10% of a list's CPU
-    if (routed(ctx)) return next();
-    // a path that does not decode names no file; let the router answer it (404), not koa-send (400)
-    try {
-      decodeURIComponent(ctx.path);
-    } catch {
-      return next();
-    }
-    return files(ctx, next);
-  };
 }
 
 /** Liveness with a database round trip: 200 when PostgreSQL answers, 503 otherwise. */
