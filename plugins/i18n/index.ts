@@ -1,3 +1,4 @@
+import { restApiConfig } from '../../core/config/rest.ts';
 import { definePlugin } from '../../core/kernel/plugin.ts';
 import type { App } from '../../core/kernel/app.ts';
 import { readI18nConfig, type I18nConfig } from './config.ts';
@@ -33,7 +34,7 @@ export const i18nPlugin = definePlugin({
     const config = readI18nConfig(app.pluginConfig('i18n'));
     app.registry.addContentType(localeContentType);
     app.documents.use(createI18nMiddleware(config));
-    const prefix = ((app.config.api as { rest?: { prefix?: string } }).rest?.prefix) ?? '/api';
+    const { prefix } = restApiConfig(app.config);
     app.server.route({
       method: 'GET',
       path: `${prefix}/i18n/locales`,

@@ -1,9 +1,8 @@
 import { definePlugin } from '../../core/kernel/plugin.ts';
 import type { HttpMethod } from '../../core/http/server.ts';
-import type { PaginationConfig } from '../../core/query/pagination.ts';
+import { restApiConfig } from '../../core/config/rest.ts';
 import { createControllers, type Controllers } from './controllers.ts';
 
-interface RestConfig { prefix?: string; defaultLimit?: number; maxLimit?: number | null; withCount?: boolean }
 
 /** method, path suffix, controller, permission action */
 type RouteSpec = [HttpMethod, string, keyof Controllers, string];
@@ -41,13 +40,7 @@ export const restPlugin = definePlugin({
     return {};
   },
   bootstrap(app) {
-    const rest = ((app.config.api as { rest?: RestConfig }).rest ?? {}) as RestConfig;
-    const prefix = rest.prefix ?? '/api';
-    const pagination: PaginationConfig = {
-      defaultLimit: rest.defaultLimit ?? 25,
-      maxLimit: rest.maxLimit === undefined ? 100 : rest.maxLimit,
-      withCount: rest.withCount ?? true,
-    };
+    const { prefix, pagination } = restApiConfig(app.config);
     for (const ct of app.registry.contentTypes()) {
       if (ct.origin !== 'api') continue;
       const controllers = createControllers(app, ct, pagination);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { definePlugin } from '../../core/kernel/plugin.ts';
+import { restApiConfig } from '../../core/config/rest.ts';
 import { WRITE_ACTIONS } from '../../core/documents/types.ts';
 import { readUsersPermissionsConfig, type UsersPermissionsConfig } from './config.ts';
 import { apiTokenContentType, loadUserContentType, roleContentType, ROLE_UID } from './schemas.ts';
@@ -73,10 +74,10 @@ export const usersPermissionsPlugin = definePlugin({
       return result;
     });
     app.server.useRoute(guardRoutes(api.auth));
-    const prefix = ((app.config.api as { rest?: { prefix?: string } }).rest?.prefix) ?? '/api';
-    registerAuthRoutes(app, api, prefix);
-    registerUserRoutes(app, api, prefix);
-    registerRoleRoutes(app, api, prefix);
+    const rest = restApiConfig(app.config);
+    registerAuthRoutes(app, api, rest.prefix);
+    registerUserRoutes(app, api, rest);
+    registerRoleRoutes(app, api, rest.prefix);
     return api;
   },
   async bootstrap(app, api) {

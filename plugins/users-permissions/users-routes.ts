@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { parseRestQuery } from '../../core/query/parse.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import type { PaginationConfig } from '../../core/query/pagination.ts';
+import type { RestApiConfig } from '../../core/config/rest.ts';
 import type { Query } from '../../core/query/types.ts';
 import { authorizeQuery } from '../../core/auth/query-access.ts';
 import type { UsersPermissionsApi } from './index.ts';
@@ -30,10 +31,9 @@ function idOf(ctx: RequestContext): number {
  * The users API of Strapi's users-permissions: bare objects and arrays (no `data` wrapper),
  * users addressed by numeric id, never a password or token in an answer (read with `redact`).
  */
-export function registerUserRoutes(app: App, api: UsersPermissionsApi, prefix: string): void {
+export function registerUserRoutes(app: App, api: UsersPermissionsApi, { prefix, pagination: rest }: RestApiConfig): void {
   const users = createUserStore(app, { roles: api.roles, defaultRole: api.config.defaultRole });
-  const rest = (app.config.api as { rest?: { maxLimit?: number | null } }).rest ?? {};
-  const maxLimit = rest.maxLimit === undefined ? 100 : rest.maxLimit;
+  const { maxLimit } = rest;
   // Strapi lists every user when no pagination is asked for; here that is capped at the REST maxLimit
   const pagination: PaginationConfig = { defaultLimit: maxLimit ?? Number.MAX_SAFE_INTEGER, maxLimit, withCount: false };
   const controllers = createUserControllers(app, users, pagination);
