@@ -2,6 +2,9 @@
  * Test helpers for Vellum apps (Vellum's own suite uses them too): a real app on a fresh
  * PostgreSQL database, listening on a free port, driven through real HTTP.
  */
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { createVellumApp, type App } from './index.ts';
@@ -49,33 +52,37 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   const { adminUrl, as = 'full-access', ...rest } = options;
   const database = await createTestDatabase(adminUrl);
   const queries: string[] = [];
-  const app = await createVellumApp({
-    logger: pino({ level: process.env.VELLUM_TEST_LOG ?? 'silent' }),
-    env: {},
-    ...rest,
-    databaseUrl: database.url,
-    onQuery: (sql) => queries.push(sql),
-  });
-  let url: string;
+  let app: App | undefined;
+  let sql: Knex | undefined;
+  // whatever fails once the database exists (a bad config, a port, the token), nothing is left
+  // behind: no listening app, no pool, no database
   try {
-    ({ url } = await app.listen({ port: 0, host: '127.0.0.1' }));
+    app = await createVellumApp({
+      logger: pino({ level: process.env.VELLUM_TEST_LOG ?? 'silent' }),
+      env: {},
+      ...rest,
+      databaseUrl: database.url,
+      onQuery: (statement) => queries.push(statement),
+    });
+    const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
+    sql = createConnection({ connection: database.url, pool: { min: 0, max: 2 } });
+    const token = as === 'full-access' && app.hasPlugin(usersPermissionsPlugin)
+      ? (await app.plugin(usersPermissionsPlugin).tokens.create({ name: 'vellum-test', type: 'full-access' })).accessKey
+      : null;
+    return testAppHandle({ app, url, token, database, queries, sql });
   } catch (err) {
-    await app.destroy().catch(() => undefined);
+    await sql?.destroy().catch(() => undefined);
+    await app?.destroy().catch(() => undefined);
     await database.drop();
     throw err;
   }
-  const sql = createConnection({ connection: database.url, pool: { min: 0, max: 2 } });
-  let token: string | null = null;
-  if (as === 'full-access' && app.hasPlugin(usersPermissionsPlugin)) {
-    token = (await app.plugin(usersPermissionsPlugin).tokens.create({ name: 'vellum-test', type: 'full-access' })).accessKey;
-  }
+}
+
+/** `request` and `close` over a started app and its resources. */
+function testAppHandle(parts: Omit<TestApp, 'request' | 'close'>): TestApp {
+  const { app, url, token, database, sql } = parts;
   return {
-    token,
-    app,
-    url,
-    database,
-    queries,
-    sql,
+    ...parts,
     async request(method, path, body, headers = {}) {
       const sent: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
       for (const [k, v] of Object.entries(headers)) sent[k.toLowerCase()] = v;
@@ -83,7 +90,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       const init: RequestInit = { method, headers: sent };
       if (body !== undefined) {
         init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+        sent['content-type'] ??= 'application/json';
       }
       const res = await fetch(url + path, init);
       const text = await res.text();
@@ -101,4 +108,17 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       await database.drop();
     },
   };
+}
+
+/**
+ * A private copy of an app folder, without its embedded database (`.data/`) or its uploads
+ * (`public/`), in a new temp folder; the caller removes it. For tests that write files (upload
+ * flows write to the app's public/uploads) and must leave the original, the repository's
+ * example say, untouched. The bench serves its copy of examples/blog the same way.
+ */
+export async function copyApp(src: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'vellum-app-'));
+  const skip = new Set([join(src, '.data'), join(src, 'public')]);
+  await cp(src, dir, { recursive: true, filter: (from) => !skip.has(from) });
+  return dir;
 }

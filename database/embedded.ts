@@ -13,12 +13,11 @@
 import { execFile, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
-  FALLBACK_ROOT, initCluster, mkdirOpen, platformBinariesDir, reachable, startPostmaster, stopPostmaster, usableBinaries, type Ids,
+  exists, FALLBACK_ROOT, freePort, initCluster, mkdirOpen, platformBinariesDir, reachable, startPostmaster, stopPostmaster, usableBinaries, type Ids,
 } from './embedded-process.ts';
 
 export interface EmbeddedPostgresLog {
@@ -277,17 +276,4 @@ async function ensureDatabase(port: number, password: string, database: string):
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-const exists = (p: string): Promise<boolean> => fs.access(p).then(() => true, () => false);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

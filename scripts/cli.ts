@@ -6,11 +6,10 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { ConfigurationError, isAppError, type AppError, type FieldIssue } from '../core/errors.ts';
+import { ROOT } from './root.ts';
 import { runTokenCommand, TOKEN_USAGE } from './token-command.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: vellum <command> [options]
 
 commands:

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { App } from '../index.ts';
 import { usersPermissionsPlugin } from '../plugins/users-permissions/index.ts';
-import { LIFESPAN_DAYS, TOKEN_TYPES, type TokenInfo, type TokenInput, type TokenType } from '../plugins/users-permissions/tokens.ts';
+import { checkTokenInput, type TokenInfo, type TokenInput, type TokenInputNames, type TokenType } from '../plugins/users-permissions/tokens.ts';
 
 export const TOKEN_USAGE = `usage: vellum token <create|list|revoke> [options]
 
@@ -36,6 +36,9 @@ export interface CommandResult {
   stdout: string[];
   stderr: string[];
 }
+
+/** The create options that set TokenInput's fields, for the token service's messages. */
+const OPTION_NAMES: TokenInputNames = { name: '--name', type: '--type', permissions: '--actions', lifespan: '--lifespan' };
 
 const usage = (message: string): CommandResult => ({ code: 2, stdout: [], stderr: [`vellum token: ${message}`, '', TOKEN_USAGE] });
 
@@ -66,20 +69,21 @@ export function parseTokenArgs(argv: string[], defaultAppDir: string): Parsed | 
     return { command, appDir, target: positionals[0] };
   }
 
-  const name = values.name?.trim();
-  if (!name) return usage('create needs --name');
-  const type = values.type as TokenType | undefined;
-  if (!type || !TOKEN_TYPES.includes(type)) return usage(`--type must be one of ${TOKEN_TYPES.join(', ')}`);
+  const type = values.type as TokenType; // whatever was typed: checkTokenInput below says if it is not one
   const actions = (values.actions ?? '').split(',').map((a) => a.trim()).filter(Boolean);
-  if (type === 'custom' && actions.length === 0) return usage('--type custom needs --actions (comma-separated action uids)');
+  const input: TokenInput = {
+    name: values.name ?? '',
+    type,
+    description: values.description,
+    permissions: type === 'custom' ? actions : undefined,
+    lifespan: values.lifespan === undefined ? null : Number(values.lifespan),
+  };
+  // the token service's own rules, told in terms of the options; only what is about the
+  // options themselves is checked here
+  const problem = checkTokenInput(input, OPTION_NAMES);
+  if (problem) return usage(problem);
   if (type !== 'custom' && values.actions !== undefined) return usage(`--actions only applies to --type custom (a ${type} token grants its own set)`);
-  let lifespan: number | null = null;
-  if (values.lifespan !== undefined) {
-    lifespan = Number(values.lifespan);
-    const allowed = LIFESPAN_DAYS.filter((d): d is number => d !== null);
-    if (!allowed.includes(lifespan)) return usage(`--lifespan must be ${allowed.join(', ')} (days), or left out for a token that never expires`);
-  }
-  return { command, appDir, input: { name, type, description: values.description, permissions: type === 'custom' ? actions : undefined, lifespan } };
+  return { command, appDir, input };
 }
 
 /**

@@ -23,6 +23,28 @@ export interface TokenInput {
   lifespan?: number | null;
 }
 
+/**
+ * What a caller calls the input's fields in messages: a program passes `TokenInput`'s own names,
+ * the CLI its options (`--actions` for `permissions`), so both tell the same rule the same way.
+ */
+export type TokenInputNames = Record<'name' | 'type' | 'permissions' | 'lifespan', string>;
+const FIELD_NAMES: TokenInputNames = { name: 'name', type: 'type', permissions: 'permissions', lifespan: 'lifespan' };
+
+/**
+ * What is wrong with `input` (the first problem), or null. Pure, so the CLI can tell a mistake
+ * before it starts an app; `create` enforces the same rules.
+ */
+export function checkTokenInput(input: TokenInput, names: TokenInputNames = FIELD_NAMES): string | null {
+  if (typeof input.name !== 'string' || input.name.trim() === '') return `create needs ${names.name}`;
+  if (!TOKEN_TYPES.includes(input.type)) return `${names.type} must be one of ${TOKEN_TYPES.join(', ')}`;
+  if (input.type === 'custom' && !input.permissions?.length) return `${names.type} custom needs ${names.permissions} (action uids)`;
+  if (!LIFESPAN_DAYS.includes(input.lifespan ?? null)) {
+    const days = LIFESPAN_DAYS.filter((d) => d !== null);
+    return `${names.lifespan} must be ${days.join(', ')} (days), or left out for a token that never expires`;
+  }
+  return null;
+}
+
 /** A token as shown: never its key nor its hash. */
 export type TokenInfo = Doc;
 
@@ -57,12 +79,10 @@ export function createTokenService(app: App, salt: () => string): TokenService {
 
   return {
     async create(input) {
-      if (typeof input.name !== 'string' || input.name.trim() === '') throw validationError('A token needs a name');
-      if (!TOKEN_TYPES.includes(input.type)) throw validationError(`Token type must be one of ${TOKEN_TYPES.join(', ')}`);
+      const problem = checkTokenInput(input);
+      if (problem) throw validationError(problem);
       const lifespan = input.lifespan ?? null;
-      if (!LIFESPAN_DAYS.includes(lifespan)) throw validationError('Token lifespan must be 7, 30 or 90 days, or unlimited');
       const permissions = input.type === 'custom' ? (input.permissions ?? []) : [];
-      if (input.type === 'custom' && permissions.length === 0) throw validationError('A custom token needs at least one action');
       const key = randomBytes(128).toString('hex');
       const doc = await docs().create({
         data: {

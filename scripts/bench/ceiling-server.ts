@@ -1,14 +1,16 @@
 /**
  * The ceiling, run as its own process (like Vellum, so both are measured the same way): a
- * bare node:http server that answers `GET /api/articles?populate=*` with the text of one SQL
- * statement, and nothing else. No framework, no query parsing, no JSON in JavaScript.
+ * bare node:http server that answers CEILING_PATH (`GET /api/articles?populate=*`) with the
+ * text of one SQL statement, and nothing else. No framework, no query parsing, no JSON in JavaScript.
  * Env: DATABASE_URL, PORT, HOST; DATABASE_POOL_MAX as Vellum's (default 10).
  */
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { ceilingSql } from './ceiling-sql.ts';
+import { CEILING_PATH } from './ceiling.ts';
 
-const ROUTES = new Set(['/api/articles?populate=*', '/api/articles?populate=%2A']);
+// as written, and as a client that encodes `*` sends it
+const ROUTES = new Set([CEILING_PATH, CEILING_PATH.replace('*', '%2A')]);
 const NOT_FOUND = '{"data":null,"error":{"status":404,"name":"NotFoundError","message":"Not Found","details":{}}}';
 
 /** Serve until SIGTERM/SIGINT. */

@@ -1,8 +1,8 @@
 /** Start the ceiling server (ceiling-server.ts) in a child process on a Vellum database. */
 import path from 'node:path';
+import { ROOT } from '../root.ts';
 import type { Cleanup } from './cleanup.ts';
 import { startChildServer, type ChildServer } from './child.ts';
-import { ROOT } from './server.ts';
 
 /** The path the ceiling answers, the same request as the `list-populate` workload. */
 export const CEILING_PATH = '/api/articles?populate=*';

@@ -3,7 +3,7 @@
  * share an event loop (on a 2-core machine that would measure autocannon as much as the server).
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort, pipeLines } from '../../database/embedded-process.ts';
 import type { Cleanup } from './cleanup.ts';
 
 export interface ChildServer {
@@ -27,18 +27,6 @@ export interface ChildServerOptions {
 const TAIL_LINES = 40;
 const STOP_GRACE_MS = 10_000;
 
-/** A port nobody listens on right now (the child binds it a moment later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Start `node <args>` with PORT set to a free port, wait until `healthPath` answers 200, and
  * register its stop (SIGTERM, then SIGKILL after a grace period) with `cleanup`.
@@ -54,17 +42,14 @@ export async function startChildServer(options: ChildServerOptions, cleanup: Cle
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail: string[] = [];
-  const keep = (chunk: Buffer): void => {
-    tail.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    tail.splice(0, Math.max(0, tail.length - TAIL_LINES));
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let gone = false;
-  void exited.then(() => (gone = true));
+  // whole lines only: a JSON log line cut at a chunk boundary must stay parseable (lastLoggedError)
+  pipeLines(child, (line) => {
+    if (tail.push(line) > TAIL_LINES) tail.shift();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const gone = (): boolean => child.exitCode !== null || child.signalCode !== null;
   cleanup.add(`stop ${options.name}`, async () => {
-    if (gone) return;
+    if (gone()) return;
     child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await exited;
@@ -73,7 +58,7 @@ export async function startChildServer(options: ChildServerOptions, cleanup: Cle
 
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
-    if (gone) throw new Error(`${options.name} exited while starting:\n${tail.join('\n')}`);
+    if (gone()) throw new Error(`${options.name} exited while starting:\n${tail.join('\n')}`);
     if (Date.now() > deadline) throw new Error(`${options.name} did not answer ${options.healthPath} in time:\n${tail.join('\n')}`);
     const ok = await fetch(url + options.healthPath).then((r) => r.ok, () => false);
     if (ok) break;

@@ -7,8 +7,6 @@ export interface Api {
   json<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   /** multipart POST (uploads) that must succeed */
   form<T = unknown>(path: string, form: FormData): Promise<T>;
-  /** a GET whatever its status, as text */
-  get(path: string): Promise<{ status: number; text: string }>;
 }
 
 export function createApi(base: string, token?: string): Api {
@@ -29,10 +27,6 @@ export function createApi(base: string, token?: string): Api {
     json: (method, path, body) =>
       send(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     form: (path, form) => send('POST', path, { body: form }),
-    async get(path) {
-      const res = await fetch(base + path, { headers: { accept: 'application/json', ...headers } });
-      return { status: res.status, text: await res.text() };
-    },
   };
 }
 

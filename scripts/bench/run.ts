@@ -12,13 +12,12 @@ import { cleanUpOnSignals, createCleanup, type Cleanup } from './cleanup.ts';
 import { analyzeDatabase, startBenchDatabase } from './database.ts';
 import { startVellum } from './server.ts';
 import { createApi } from './http.ts';
-import { createSeedToken } from './token.ts';
+import { openObserver, type Observer } from './observer.ts';
 import { DEFAULT_COUNTS, seedBlog, type SeedResult } from './seed.ts';
 import { discoverTargets, type Targets } from './discover.ts';
 import { buildWorkloads } from './workloads.ts';
 import { CEILING_PATH, startCeiling } from './ceiling.ts';
 import { compareAnswers } from './compare.ts';
-import { countStatements } from './statements.ts';
 import { firstAnswer, measure, type LoadOptions } from './load.ts';
 import { createCpuSampler, type CpuSampler } from './cpu.ts';
 import { evaluate, formatReport, type CeilingResult, type WorkloadResult } from './report.ts';
@@ -30,12 +29,11 @@ interface Subject {
   /** who is measured, for the header */
   label: string;
   url: string;
-  headers: Record<string, string>;
   seed?: SeedResult;
   /** a Vellum database the ceiling can run on */
   databaseUrl?: string;
-  /** the app folder of a Vellum started here (statements are counted on it) */
-  appDir?: string;
+  /** an in-process instance beside a Vellum started here (statements are counted on it) */
+  observer?: Observer;
   /** the last lines the server process wrote, when it is our child */
   output?: () => string;
   /** the server process, when it is our child (its CPU is sampled) */
@@ -70,8 +68,9 @@ async function startSeededVellum(options: BenchOptions, cleanup: Cleanup, quiet:
   progress(`PostgreSQL (${db.kind}) ready in ${since(t)}`);
   t = performance.now();
   const vellum = await startVellum(db.url, cleanup);
+  const observer = await openObserver(vellum.appDir, db.url, cleanup);
   progress(`Vellum (pid ${vellum.pid}) serving ${vellum.url} in ${since(t)}; seeding ${options.articles} articles with a full-access token…`);
-  const token = await createSeedToken(vellum.appDir, db.url);
+  const token = await observer.createToken('bench seeding');
   const seed = await seedBlog(createApi(vellum.url, token), { ...DEFAULT_COUNTS, articles: options.articles }).catch((err: Error) => {
     // a server that died while seeding explains itself in its own output
     throw new Error(`${err.message}\n--- Vellum's last output:\n${vellum.output() || '(none)'}`, { cause: err });
@@ -80,15 +79,14 @@ async function startSeededVellum(options: BenchOptions, cleanup: Cleanup, quiet:
   progress(`seeded in ${seed.seconds.toFixed(1)} s (${seed.requests} requests), then ANALYZE`);
   return {
     label: `Vellum (examples/blog, child process) on PostgreSQL (${db.kind})`,
-    // public: what a frontend sends (the blog's Public role reads articles, authors, tags, files)
-    url: vellum.url, headers: {}, seed, databaseUrl: db.url, appDir: vellum.appDir, output: vellum.output, pid: vellum.pid,
+    url: vellum.url, seed, databaseUrl: db.url, observer, output: vellum.output, pid: vellum.pid,
   };
 }
 
 async function measureCeiling(subject: Subject, load: LoadOptions, cleanup: Cleanup): Promise<CeilingResult | undefined> {
   if (!subject.databaseUrl) return undefined;
   const ceiling = await startCeiling(subject.databaseUrl, cleanup);
-  const comparison = await compareAnswers(subject.url, ceiling.url, CEILING_PATH, subject.headers);
+  const comparison = await compareAnswers(subject.url, ceiling.url, CEILING_PATH, load.headers);
   progress(`ceiling (pid ${ceiling.pid}) vs Vellum on ${CEILING_PATH}: ${comparison.equal ? 'same answer' : 'DIFFERENT answers'}`);
   progress('measuring ceiling…');
   const first = await firstAnswer(ceiling.url + CEILING_PATH, {});
@@ -103,7 +101,7 @@ function header(options: BenchOptions, subject: Subject, targets: Targets): stri
   ];
   const s = subject.seed;
   if (s) lines.push(`dataset: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ${s.counts.articles} articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), seeded in ${s.seconds.toFixed(1)} s (${s.requests} requests, with a full-access API token)`);
-  lines.push(`requests: ${subject.headers.authorization ? 'with the --token key' : 'public (no Authorization header), as a frontend sends them'}`);
+  lines.push(`requests: ${options.token ? 'with the --token key' : 'public (no Authorization header), as a frontend sends them'}`);
   lines.push(`found: ${targets.articles} published articles; findOne ${targets.documentId}; tags ${targets.tags.join(' + ')}; views >= ${targets.viewsGte}`);
   return lines.join('\n');
 }
@@ -126,15 +124,18 @@ async function main(): Promise<number> {
   let subject: Subject | undefined;
   try {
     subject = options.url
-      ? { label: 'external server', url: options.url, headers: createApi(options.url, options.token).headers, databaseUrl: options.ceilingDb }
+      ? { label: 'external server', url: options.url, databaseUrl: options.ceilingDb }
       : await startSeededVellum(options, cleanup, interrupted);
+    // what every measured request sends: the --token key with --url; nothing for a Vellum
+    // started here, whose requests are public as a frontend's are (the blog's Public role reads
+    // articles, authors, tags, files)
     const api = createApi(subject.url, options.token);
     const targets = await discoverTargets(api);
     const workloads = buildWorkloads(targets);
-    const load: LoadOptions = { duration: options.duration, connections: options.connections, warmup: options.warmup, headers: subject.headers };
+    const load: LoadOptions = { duration: options.duration, connections: options.connections, warmup: options.warmup, headers: api.headers };
 
-    const statements = subject.appDir && subject.databaseUrl
-      ? await countStatements(subject.appDir, subject.databaseUrl, workloads.map((w) => w.path)).catch((err: Error) => {
+    const statements = subject.observer
+      ? await subject.observer.countStatements(workloads.map((w) => w.path)).catch((err: Error) => {
         progress(`could not count statements: ${err.message}`);
         return [];
       })
@@ -143,7 +144,7 @@ async function main(): Promise<number> {
     const results: WorkloadResult[] = [];
     for (const [i, w] of workloads.entries()) {
       progress(`measuring ${w.name}…`);
-      const first = await firstAnswer(subject.url + w.path, subject.headers);
+      const first = await firstAnswer(subject.url + w.path, api.headers);
       if (first.status >= 300) {
         progress(`!!! ${w.name} answers ${first.status}: ${first.error?.slice(0, 300)}`);
         await new Promise((r) => setTimeout(r, 100)); // let the child's log line arrive

@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -27,13 +27,5 @@ export async function writeApp(spec: FixtureApp): Promise<string> {
     await put(`src/components/${category}/${name}.json`, JSON.stringify(schema, null, 2));
   }
   for (const [rel, text] of Object.entries(spec.files ?? {})) await put(rel, text);
-  return dir;
-}
-
-/** A private copy of an app folder (without its database or uploads), for tests that write files. */
-export async function copyApp(src: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'vellum-app-'));
-  const skip = new Set([path.join(src, '.data'), path.join(src, 'public')]);
-  await cp(src, dir, { recursive: true, filter: (from) => !skip.has(from) });
   return dir;
 }

@@ -3,9 +3,8 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import type { TestApp } from '../../testing.ts';
+import { copyApp, type TestApp } from '../../testing.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
-import { copyApp } from '../helpers/fixture-app.ts';
 
 let t: TestApp;
 let appDir: string;
