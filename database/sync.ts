@@ -44,10 +44,10 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
         updated_at timestamptz(3) NOT NULL DEFAULT now(),
         created_by_id bigint,
         updated_by_id bigint
-      ) WITH (toast_tuple_target = ${TOAST_TUPLE_TARGET})`,
+      )`,
       [t],
     );
-    // tables created before this setting existed get it too (it applies to rows written later)
+    // new tables and those created before this setting existed alike (it applies to rows written later)
     await db.raw(`ALTER TABLE ?? SET (toast_tuple_target = ${TOAST_TUPLE_TARGET})`, [t]);
     await db.raw(
       `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (document_id, coalesce(locale, ''), (published_at IS NULL))`,

@@ -1,5 +1,5 @@
 import { configurationError } from '../errors.ts';
-import type { Attribute, Component, ContentType, RelationAttribute } from './types.ts';
+import type { Attribute, Component, ContentType, MediaAttribute, RelationAttribute } from './types.ts';
 import { validateSchemas } from './validate-schema.ts';
 
 /** Where an inverse (`mappedBy`) relation is really stored: the owning attribute on the target. */
@@ -31,6 +31,11 @@ export interface Registry {
   owningSide(attr: RelationAttribute): OwningSide | undefined;
   /** Every owning relation attribute (in content-types) that targets `uid`. */
   relationsTo(uid: string): Array<{ uid: string; attribute: string; attr: RelationAttribute }>;
+  /**
+   * Every top-level media attribute of a content-type (media inside components and dynamic
+   * zones is not listed), known once the registry is frozen: what a deleted file is cleared from.
+   */
+  mediaAttributes(): ReadonlyArray<{ uid: string; attribute: string; attr: MediaAttribute }>;
 }
 
 /** Create an empty registry. */
@@ -38,6 +43,7 @@ export function createRegistry(): Registry {
   const contentTypes = new Map<string, ContentType>();
   const components = new Map<string, Component>();
   let frozen = false;
+  const media: Array<{ uid: string; attribute: string; attr: MediaAttribute }> = [];
 
   const assertOpen = (what: string): void => {
     if (frozen) throw configurationError(`cannot add ${what}: the content-type registry is frozen after register()`);
@@ -57,6 +63,10 @@ export function createRegistry(): Registry {
     freeze() {
       if (frozen) return;
       validateSchemas([...contentTypes.values()], [...components.values()]);
+      // listed once: the schemas cannot change any more, and every file delete reads this
+      for (const ct of contentTypes.values()) {
+        for (const [name, attr] of Object.entries(ct.attributes)) if (attr.type === 'media') media.push({ uid: ct.uid, attribute: name, attr });
+      }
       frozen = true;
     },
     get frozen() {
@@ -93,6 +103,10 @@ export function createRegistry(): Registry {
         }
       }
       return out;
+    },
+    mediaAttributes() {
+      if (!frozen) throw configurationError('media attributes are known once the content-type registry is frozen');
+      return media;
     },
   };
   return registry;

@@ -114,6 +114,9 @@ export function isScalar(attr: Attribute): attr is ScalarAttribute {
   return (SCALAR_TYPES as readonly string[]).includes(attr.type);
 }
 
+/** Whether documents of `ct` have one version per locale (`pluginOptions.i18n.localized`). */
+export const isLocalized = (ct: ContentType): boolean => ct.pluginOptions.i18n?.localized === true;
+
 /** Relations whose owning side holds many targets (stored as an ordered array). */
 export function isToMany(attr: RelationAttribute): boolean {
   return attr.relation === 'oneToMany' || attr.relation === 'manyToMany' || attr.relation === 'manyWay';

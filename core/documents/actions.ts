@@ -1,15 +1,14 @@
 import type { Knex } from 'knex';
 import { createId } from '@paralleldrive/cuid2';
 import type { Registry } from '../content-types/registry.ts';
-import { isToMany, type ContentType } from '../content-types/types.ts';
+import { FILE_UID, isLocalized, isToMany } from '../content-types/types.ts';
 import { applicationError } from '../errors.ts';
 import { COMPONENT_ID_SEQUENCE } from '../../database/sync.ts';
 import { prepareWrite } from './input.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
-import { readDocuments, type ReadRequest } from './read.ts';
+import { matching, readDocuments, type ReadRequest } from './read.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
-import { applyFilters } from '../query/filters-sql.ts';
-import { inScope, ROW_COLUMNS, type Row, type Scope } from './rows.ts';
+import { inScope, ROW_COLUMNS, whereLocale, type Row, type Scope } from './rows.ts';
 import { toDocument, type Doc } from './serialize.ts';
 import type { Action, DocumentContext, ReadParams, ResultOf, VersionParams } from './types.ts';
 
@@ -17,13 +16,6 @@ export type CoreActions = { [A in Action]: (ctx: DocumentContext<A>) => Promise<
 
 const scopeOf = (p: { status?: Scope['status']; locale?: string }): Scope => ({ status: p.status ?? 'draft', locale: p.locale ?? null });
 
-const localized = (ct: ContentType): boolean => ct.pluginOptions.i18n?.localized === true;
-
-/** Restrict to one locale of a localized type ('*' or none: every locale). */
-function inLocale(q: Knex.QueryBuilder, ct: ContentType, locale: string | undefined): Knex.QueryBuilder {
-  if (localized(ct) && locale && locale !== '*') q.where('locale', locale);
-  return q;
-}
 
 /** The locale a call asked for, when it names one (i18n resolves it for every type). */
 const localeParam = (ctx: DocumentContext): string | null => {
@@ -43,16 +35,11 @@ const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilde
 export function createCoreActions(registry: Registry, statementName?: StatementNamer): CoreActions {
   const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
 
-  /** The rows a count is about: its filters. */
-  const selection = (ctx: DocumentContext, params: ReadParams): Knex.QueryBuilder => {
-    const q = table(ctx);
-    if (params.filters) applyFilters(q, registry, ctx.uid, params.filters, undefined, scopeOf(params));
-    return q;
-  };
-
-  /** A read, as one statement (see read.ts). */
-  const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) =>
-    readDocuments({ db: ctx.db, registry, ct: ctx.contentType, params, scope: scopeOf(params), statementName, ...more });
+  /** A read (see read.ts) of `params` on the call's content-type. */
+  const request = (ctx: DocumentContext, params: ReadParams): ReadRequest =>
+    ({ db: ctx.db, registry, ct: ctx.contentType, params, scope: scopeOf(params), statementName });
+  /** A read, as one statement. */
+  const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) => readDocuments({ ...request(ctx, params), ...more });
 
   /** Give new component instances their ids: one statement for all of them. */
   async function assignComponentIds(trx: Knex, fresh: Array<Record<string, unknown>>): Promise<void> {
@@ -86,10 +73,9 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     await applyInverseWrites(ctx.db, registry, documentId, inverse, locale ?? localeParam(ctx));
   }
 
-  const rowsOf = (ctx: DocumentContext, documentId: string, locale: string | undefined, published: boolean): Promise<Row[]> => {
-    const q = inLocale(table(ctx).select(ROW_COLUMNS).where('document_id', documentId), ctx.contentType, locale);
-    return (published ? q.whereNotNull('published_at') : q.whereNull('published_at')).orderBy('id').forUpdate();
-  };
+  const rowsOf = (ctx: DocumentContext, documentId: string, locale: string | undefined, published: boolean): Promise<Row[]> =>
+    inScope(table(ctx).select(ROW_COLUMNS).where('document_id', documentId), ctx.contentType, { status: published ? 'published' : 'draft', locale })
+      .orderBy('id').forUpdate();
 
   function requireDraftAndPublish(ctx: DocumentContext): void {
     if (!ctx.contentType.options.draftAndPublish) throw applicationError(`Draft & publish is not enabled for ${ctx.uid}`);
@@ -116,14 +102,14 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       return (await read(ctx, ctx.params, { documentId: ctx.params.documentId, limit: 1 })).docs[0] ?? null;
     },
     async count(ctx) {
-      const row = await inScope(selection(ctx, ctx.params).count({ n: '*' }), ctx.contentType, scopeOf(ctx.params)).first();
+      const row = await matching(request(ctx, ctx.params), 'c').count({ n: '*' }).first();
       return Number(row?.n ?? 0);
     },
     async create(ctx) {
       const p = ctx.params;
       const documentId = p.documentId ?? createId();
       const status = ctx.contentType.options.draftAndPublish ? (p.status ?? 'draft') : 'published';
-      const locale = localized(ctx.contentType) && p.locale && p.locale !== '*' ? p.locale : null;
+      const locale = isLocalized(ctx.contentType) && p.locale && p.locale !== '*' ? p.locale : null;
       await write(ctx, documentId, p.data, { insert: { locale, publishedAt: status === 'draft' ? null : 'now', base: p.base } });
       return (await core.findOne({ ...ctx, action: 'findOne', params: { ...p, documentId, status, locale: locale ?? undefined } }))!;
     },
@@ -137,11 +123,11 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     },
     async delete(ctx) {
       const { documentId } = ctx.params;
-      const q = inLocale(table(ctx).where('document_id', documentId), ctx.contentType, ctx.params.locale);
+      const q = whereLocale(table(ctx).where('document_id', documentId), ctx.contentType, ctx.params.locale);
       const rows = (await q.clone().select(ROW_COLUMNS).orderBy('id').forUpdate()) as Row[];
       if (rows.length === 0) return null;
       await q.delete();
-      await forgetDocument(ctx.db, registry, ctx.uid, documentId);
+      await forgetDocument(ctx.db, registry, ctx.uid, documentId, rows.map((r) => Number(r.id)));
       return { documentId, entries: rows.map((r) => toDocument(ctx.contentType, r)) };
     },
     async publish(ctx) {
@@ -164,7 +150,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       const p = ctx.params;
       const drafts = await rowsOf(ctx, p.documentId, p.locale, false);
       if (drafts.length === 0) return null;
-      await inLocale(table(ctx).where('document_id', p.documentId).whereNotNull('published_at'), ctx.contentType, p.locale).delete();
+      await whereLocale(table(ctx).where('document_id', p.documentId).whereNotNull('published_at'), ctx.contentType, p.locale).delete();
       return after(ctx, p, 'draft', drafts[0].locale);
     },
     async discardDraft(ctx) {
@@ -188,9 +174,12 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
 
 /**
  * Remove a deleted document from the owning relations that point at it, so lists and
- * counts of those relations stay exact (one statement per referencing attribute).
+ * counts of those relations stay exact (one statement per referencing attribute). A deleted
+ * file (`rowIds`: its deleted rows) also leaves the media attributes that held it.
  */
-async function forgetDocument(db: Knex, registry: Registry, uid: string, documentId: string): Promise<void> {
+async function forgetDocument(db: Knex, registry: Registry, uid: string, documentId: string, rowIds: number[]): Promise<void> {
+  // media hold row ids, not documentIds: those rows are gone whatever other locales remain
+  if (uid === FILE_UID) await forgetFiles(db, registry, rowIds);
   const stillThere = await db(registry.contentType(uid).collectionName).first('id').where('document_id', documentId);
   if (stillThere) return; // other locales of the document remain
   for (const ref of registry.relationsTo(uid)) {
@@ -203,5 +192,22 @@ async function forgetDocument(db: Knex, registry: Registry, uid: string, documen
       await db(t).whereRaw('data ->> ? = ?', [ref.attribute, documentId])
         .update({ data: db.raw(`jsonb_set(data, ?, 'null'::jsonb)`, [path]) });
     }
+  }
+}
+
+/** Take deleted file ids out of every media attribute (single → null, multiple → the rest, in order). */
+async function forgetFiles(db: Knex, registry: Registry, ids: number[]): Promise<void> {
+  if (ids.length === 0) return; // an empty `where` below would select every row
+  for (const ref of registry.mediaAttributes()) {
+    const path = db.raw('ARRAY[?]::text[]', [ref.attribute]);
+    // containment on the whole `data`, so the GIN index finds the holders
+    const holders = db(registry.contentType(ref.uid).collectionName).where((w) => {
+      for (const id of ids) w.orWhereRaw('data @> ?::jsonb', [JSON.stringify({ [ref.attribute]: ref.attr.multiple ? [id] : id })]);
+    });
+    await holders.update({
+      data: ref.attr.multiple
+        ? db.raw(`jsonb_set(data, ?, jsonb_path_query_array(data -> ?, '$[*] \\? (!(@ == $ids[*]))', jsonb_build_object('ids', ?::jsonb)))`, [path, ref.attribute, JSON.stringify(ids)])
+        : db.raw(`jsonb_set(data, ?, 'null'::jsonb)`, [path]),
+    });
   }
 }

@@ -80,7 +80,7 @@ export async function prepareWrite(
   attributes: Attributes,
   input: Record<string, unknown>,
   existing: Record<string, unknown> | null,
-  mode: 'create' | 'update' = existing ? 'update' : 'create',
+  mode: 'create' | 'update',
 ): Promise<PreparedWrite> {
   const walk: Walk = { registry, issues: [], hashes: [], out: { data: {}, relations: [], media: [], newComponents: [] } };
   walk.out.data = walkObject(walk, attributes, input, existing, [], new Set(), mode === 'create');

@@ -3,7 +3,7 @@ import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { applyFilters } from '../query/filters.ts';
 import { applySort } from '../query/sort.ts';
-import { inScope, type Scope } from './rows.ts';
+import { inScope, ROW_COLUMNS, type Scope } from './rows.ts';
 import { documentJson, type SelectContext, type SharedRenders } from './select.ts';
 import { fragment as frag, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
@@ -28,8 +28,8 @@ export interface ReadRequest {
   json?: boolean;
 }
 
-/** Rows of the read, filtered, under `alias`. */
-function matching(req: ReadRequest, alias: string): Knex.QueryBuilder {
+/** Rows of the read, filtered, under `alias` (counts use it too). */
+export function matching(req: ReadRequest, alias: string): Knex.QueryBuilder {
   const q = req.db({ [alias]: req.ct.collectionName });
   inScope(q, req.ct, req.scope, alias);
   if (req.documentId !== undefined) q.where(`${alias}.document_id`, req.documentId);
@@ -53,7 +53,7 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // rather than the filter evaluated twice (for the page and for the count).
   const once = req.count === true && req.params.filters !== undefined;
   if (once) ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
-  const columns = ['r0.id', 'r0.document_id', 'r0.locale', 'r0.created_at', 'r0.updated_at', 'r0.published_at', 'r0.data'];
+  const columns = ROW_COLUMNS.map((c) => `r0.${c}`);
   const ordered = once
     ? req.db({ r0: req.ct.collectionName }).whereRaw(`r0.id IN (SELECT id FROM ${MATCH})`).select(columns)
     : matching(req, 'r0').select(columns);
@@ -65,7 +65,7 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // would decompress it again, while doing it before the limit would copy every matching row's
   // document. OFFSET 0 keeps PostgreSQL from inlining the expression into each `data->'key'`.
   const rows = frag(
-    `SELECT p.id, p.document_id, p.locale, p.created_at, p.updated_at, p.published_at, p.data || '{}'::jsonb AS data FROM (?) p OFFSET 0`,
+    `SELECT ${ROW_COLUMNS.map((c) => (c === 'data' ? `p.data || '{}'::jsonb AS data` : `p.${c}`)).join(', ')} FROM (?) p OFFSET 0`,
     [ordered as unknown as Knex.Value],
   );
   let from: Frag;

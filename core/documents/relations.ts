@@ -3,6 +3,7 @@ import { fieldErrors, type FieldIssue } from '../errors.ts';
 import { allowedTypesIssue } from '../content-types/media.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isToMany, type RelationAttribute } from '../content-types/types.ts';
+import { whereLocale } from './rows.ts';
 import type { PendingMedia, PendingRelation } from './input.ts';
 import { applyRelationInput, applyToOneInput, referencedIds, type RelationInput } from './relation-input.ts';
 
@@ -19,10 +20,8 @@ const asList = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : t
  * Relations are localized: a write in one locale only touches the other documents' rows in
  * that locale (when their type is localized at all).
  */
-function sameLocale(q: Knex.QueryBuilder, registry: Registry, uid: string, locale: string | null): Knex.QueryBuilder {
-  if (locale && registry.contentType(uid).pluginOptions.i18n?.localized) q.where('locale', locale);
-  return q;
-}
+const sameLocale = (q: Knex.QueryBuilder, registry: Registry, uid: string, locale: string | null): Knex.QueryBuilder =>
+  whereLocale(q, registry.contentType(uid), locale);
 
 const positionIssue = (path: string[], message: string): FieldIssue =>
   ({ path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value: null });

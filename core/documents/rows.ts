@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ContentType } from '../content-types/types.ts';
+import { isLocalized, type ContentType } from '../content-types/types.ts';
 import type { Status } from '../query/types.ts';
 import { quote, type SqlFragment } from '../query/sql.ts';
 
@@ -32,11 +32,17 @@ export function scopeCondition(ct: ContentType, alias: string, scope: Scope): Sq
   const published = `${quote(alias)}."published_at"`;
   const parts = [ct.options.draftAndPublish && scope.status === 'draft' ? `${published} IS NULL` : `${published} IS NOT NULL`];
   const bindings: SqlFragment['bindings'] = [];
-  if (ct.pluginOptions.i18n?.localized && scope.locale && scope.locale !== '*') {
+  if (isLocalized(ct) && scope.locale && scope.locale !== '*') {
     parts.push(`${quote(alias)}."locale" = ?`);
     bindings.push(scope.locale);
   }
   return { sql: parts.join(' AND '), bindings };
+}
+
+/** Restrict to one locale of a localized type (none, null or '*': every locale; other types have no locales). */
+export function whereLocale(q: Knex.QueryBuilder, ct: ContentType, locale: string | null | undefined): Knex.QueryBuilder {
+  if (isLocalized(ct) && locale && locale !== '*') q.where('locale', locale);
+  return q;
 }
 
 /** Restrict a query on `ct`'s table (under `alias` if it has one) to the versions `scope` names. */

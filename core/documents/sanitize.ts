@@ -1,45 +1,7 @@
 import type { Registry } from '../content-types/registry.ts';
-import { FILE_UID, type Attribute, type Attributes } from '../content-types/types.ts';
 import { isPlainObject } from '../config/merge.ts';
 
 type Obj = Record<string, unknown>;
-
-const hidden = (attr: Attribute): boolean => attr.private === true || attr.type === 'password';
-
-function nestedUid(attr: Attribute, value: Obj): string | undefined {
-  switch (attr.type) {
-    case 'relation': return attr.target;
-    case 'media': return FILE_UID;
-    case 'component': return attr.component;
-    case 'dynamiczone': return typeof value.__component === 'string' ? value.__component : undefined;
-    default: return undefined;
-  }
-}
-
-function each(value: unknown, fn: (o: Obj) => void): void {
-  if (Array.isArray(value)) value.forEach((v) => isPlainObject(v) && fn(v));
-  else if (isPlainObject(value)) fn(value);
-}
-
-/**
- * Remove private and password attributes from a document about to leave the server, at
- * every level: populated relations, media, components and dynamic zones. Mutates in place.
- */
-export function sanitizeOutput(registry: Registry, uid: string, doc: Obj): Obj {
-  const attributes: Attributes = registry.hasContentType(uid) || registry.hasComponent(uid) ? registry.attributesOf(uid) : {};
-  for (const [name, attr] of Object.entries(attributes)) {
-    if (!Object.hasOwn(doc, name)) continue;
-    if (hidden(attr)) {
-      delete doc[name];
-      continue;
-    }
-    each(doc[name], (child) => {
-      const inner = nestedUid(attr, child);
-      if (inner) sanitizeOutput(registry, inner, child);
-    });
-  }
-  return doc;
-}
 
 /**
  * The content API cannot write private attributes (Strapi strips them from input, it does

@@ -9,7 +9,7 @@
  * Everything that comes from a request (locales, filter values) is a bound parameter.
  */
 import type { Registry } from '../content-types/registry.ts';
-import { FILE_UID, isScalar, isToMany, type Attribute, type Attributes, type ContentType } from '../content-types/types.ts';
+import { FILE_UID, isLocalized, isScalar, isToMany, type Attribute, type Attributes, type ContentType } from '../content-types/types.ts';
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
 import { compileFilters } from '../query/filters.ts';
 import { compileSort } from '../query/sort.ts';
@@ -127,7 +127,7 @@ export function documentJson(ctx: SelectContext, ct: ContentType, alias: string,
   const pairs: Array<[string, Frag]> = [['id', frag(`${alias}.id`)], ['documentId', frag(`${alias}.document_id`)]];
   for (const name of scalars(ctx, ct.attributes, shape)) pairs.push([name, frag(`${alias}.data->${lit(name)}`)]);
   for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMN[key]}`))]);
-  if (ct.pluginOptions.i18n?.localized && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
+  if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
   for (const [name, node] of Object.entries(shape.populate ?? {})) {
     pairs.push([name, populated(ctx, ct.attributes, `${alias}.data`, name, node, { alias, ct })]);
   }

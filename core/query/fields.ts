@@ -1,5 +1,5 @@
 import { invalidKey } from '../errors.ts';
-import { FILE_UID, isScalar, isToMany, type Attribute } from '../content-types/types.ts';
+import { FILE_UID, isLocalized, isScalar, isToMany, type Attribute } from '../content-types/types.ts';
 import type { Registry } from '../content-types/registry.ts';
 import type { ComponentStep, FieldRef, RelationStep, SystemField } from './types.ts';
 
@@ -20,7 +20,7 @@ export type ResolvedField = { field: FieldRef } | { through: { name: string; att
 const SYSTEM_FIELDS: ReadonlySet<string> = new Set<SystemField>(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale']);
 
 const localized = (registry: Registry, uid: string): boolean =>
-  registry.hasContentType(uid) && registry.contentType(uid).pluginOptions.i18n?.localized === true;
+  registry.hasContentType(uid) && isLocalized(registry.contentType(uid));
 
 /** `name` of `uid` as a filter or sort may read it, or undefined when it is not there for the query. */
 function lookup(registry: Registry, uid: string, name: string, options: FieldOptions): ResolvedField | undefined {

@@ -16,6 +16,9 @@ function parseStatus(raw: unknown): Status {
   throw validationError(`Invalid status: expected "draft" or "published"`, { key: 'status', source: 'query' });
 }
 
+/** A locale code (en, fr, pt-BR, zh-Hant-TW); which ones exist is the i18n plugin's business. */
+export const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
+
 /**
  * The REST query string (already qs-parsed) as one resolved Query. Unknown top-level
  * parameters are ignored, as Strapi does without `strictParams`.
@@ -25,8 +28,7 @@ export function parseRestQuery(registry: Registry, uid: string, raw: Record<stri
     if (NOT_YET.has(key)) throw validationError(`The "${key}" parameter is not supported by this version of Vellum`, { key, source: 'query' });
   }
   const locale = raw.locale;
-  // a locale code (en, fr, pt-BR, zh-Hant-TW); which ones exist is the i18n plugin's business
-  if (locale !== undefined && (typeof locale !== 'string' || !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/.test(locale))) {
+  if (locale !== undefined && (typeof locale !== 'string' || !LOCALE_CODE.test(locale))) {
     throw validationError('Invalid locale', { key: 'locale', source: 'query' });
   }
   const query: Query = {

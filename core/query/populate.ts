@@ -1,5 +1,5 @@
 import { invalidKey, validationError } from '../errors.ts';
-import { FILE_UID, isPopulatable, isToMany, type Attribute } from '../content-types/types.ts';
+import { FILE_UID, isLocalized, isPopulatable, isToMany, type Attribute } from '../content-types/types.ts';
 import { resolveFields } from './select-fields.ts';
 import { resolveFilters } from './filters.ts';
 import { resolveSort } from './sort.ts';
@@ -40,7 +40,7 @@ export function targetUids(attr: Attribute): string[] {
 
 /** Localized content-types can populate their other locales (Strapi's `localizations`). */
 const hasLocalizations = (registry: Registry, uid: string): boolean =>
-  registry.hasContentType(uid) && registry.contentType(uid).pluginOptions.i18n?.localized === true;
+  registry.hasContentType(uid) && isLocalized(registry.contentType(uid));
 
 /** Every populatable attribute of `uid`, one level deep: what `populate=*` means. */
 function wildcard(registry: Registry, uid: string): PopulateTree {

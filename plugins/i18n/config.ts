@@ -1,11 +1,9 @@
 import { configurationError } from '../../core/errors.ts';
 import { isPlainObject, type PlainObject } from '../../core/config/merge.ts';
+import { LOCALE_CODE } from '../../core/query/parse.ts';
 
 export interface LocaleConfig { code: string; name: string }
 export interface I18nConfig { locales: LocaleConfig[]; defaultLocale: string }
-
-/** A BCP 47-ish locale code: en, fr, pt-BR, zh-Hant-TW. */
-export const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 
 /** Strapi names locales "English (en)". */
 function displayName(code: string): string {

@@ -1,10 +1,9 @@
 import { validationError } from '../../core/errors.ts';
-import type { ContentType } from '../../core/content-types/types.ts';
+import { isLocalized, type ContentType } from '../../core/content-types/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import type { CreateParams, DocumentContext, DocumentMiddleware, UpdateParams } from '../../core/documents/types.ts';
 import type { I18nConfig } from './config.ts';
 
-const localized = (ct: ContentType): boolean => ct.pluginOptions.i18n?.localized === true;
 
 /** Attributes shared by every locale of a document: those marked `i18n.localized: false`. */
 export function sharedAttributes(ct: ContentType): string[] {
@@ -56,7 +55,7 @@ export function createI18nMiddleware(config: I18nConfig): DocumentMiddleware {
   return async (ctx: DocumentContext, next) => {
     const params = ctx.params as { locale?: string };
     params.locale = resolve(params.locale);
-    if (!localized(ctx.contentType)) return next();
+    if (!isLocalized(ctx.contentType)) return next();
     switch (ctx.action) {
       case 'create': {
         if (params.locale === '*') throw validationError('A document is created in one locale', { key: 'locale' });

@@ -48,7 +48,8 @@ export function createControllers(app: App, ct: ContentType, pagination: Paginat
   /** The documentId a request is about: from the path, or a single type's one document (in any version or locale). */
   async function documentIdOf(ctx: RequestContext): Promise<string | undefined> {
     if (!single) return ctx.params.documentId;
-    const existing = await docs.findFirst({ status: 'draft', locale: '*' });
+    // only its id is needed, not the document built
+    const existing = await docs.findFirst({ status: 'draft', locale: '*', fields: [] });
     return existing?.documentId as string | undefined;
   }
 

@@ -3,15 +3,17 @@ import { FILE_UID } from '../../core/content-types/types.ts';
 import { notFound, validationError } from '../../core/errors.ts';
 import type { App } from '../../core/kernel/app.ts';
 import type { RequestContext } from '../../core/http/server.ts';
-import { sanitizeOutput } from '../../core/documents/sanitize.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import { parseRestQuery } from '../../core/query/parse.ts';
 import type { PaginationConfig } from '../../core/query/pagination.ts';
 import { parseMultipart } from './multipart.ts';
 import type { FileInfo, Link, UploadService } from './service.ts';
 
-/** A file as the upload routes answer it: private fields out, and Strapi's `isUrlSigned` (public files are not). */
-const present = (app: App, doc: Doc): Doc => ({ ...sanitizeOutput(app.registry, FILE_UID, doc), isUrlSigned: false });
+/**
+ * A file as the upload routes answer it, with Strapi's `isUrlSigned` (public files are not).
+ * Private fields are already out: every read behind these routes asks for `redact: true`.
+ */
+const present = (doc: Doc): Doc => ({ ...doc, isUrlSigned: false });
 
 function fileId(raw: unknown): number {
   if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw validationError('Invalid file id', { key: 'id' });
@@ -65,28 +67,28 @@ export function createUploadControllers(app: App, service: UploadService, sizeLi
         // with ?id=: replace the file (one upload) or only update its information (none)
         if (files.length > 1) throw validationError('Only one file can replace an existing one');
         const doc = files.length === 1 ? await service.replace(fileId(id), files[0], infos[0] ?? {}) : await service.updateInfo(fileId(id), infos[0] ?? {});
-        ctx.body = present(app, doc);
+        ctx.body = present(doc);
         return;
       }
       const created = await service.upload(files, infos, linkOf(fields));
       ctx.status = 201;
-      ctx.body = created.map((d) => present(app, d));
+      ctx.body = created.map((d) => present(d));
     },
     async find(ctx: RequestContext): Promise<void> {
       const q = parseRestQuery(app.registry, FILE_UID, ctx.state.query, pagination);
       // Strapi lists every file unless pagination is asked for
       const docs = await app.documents(FILE_UID).findMany({ ...q, redact: true, pagination: ctx.state.query.pagination === undefined ? undefined : q.pagination });
-      ctx.body = docs.map((d) => present(app, d));
+      ctx.body = docs.map((d) => present(d));
     },
     async findOne(ctx: RequestContext): Promise<void> {
       const doc = await service.findById(fileId(ctx.params.id));
       if (!doc) throw notFound('file.notFound');
-      ctx.body = present(app, doc);
+      ctx.body = present(doc);
     },
     async destroy(ctx: RequestContext): Promise<void> {
       const doc = await service.remove(fileId(ctx.params.id));
       if (!doc) throw notFound('file.notFound');
-      ctx.body = present(app, doc);
+      ctx.body = present(doc);
     },
   };
 }

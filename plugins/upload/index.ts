@@ -1,6 +1,6 @@
-import path from 'node:path';
 import { definePlugin } from '../../core/kernel/plugin.ts';
 import type { PaginationConfig } from '../../core/query/pagination.ts';
+import { restApiConfig } from '../../core/config/rest.ts';
 import { readUploadConfig } from './config.ts';
 import { fileContentType } from './file-schema.ts';
 import { loadProvider } from './providers.ts';
@@ -11,7 +11,6 @@ export interface UploadApi {
   service: UploadService;
 }
 
-type RestConfig = { prefix?: string; defaultLimit?: number; maxLimit?: number | null };
 
 /**
  * The upload plugin: the media library (`plugin::upload.file` documents), a provider for the
@@ -24,12 +23,13 @@ export const uploadPlugin = definePlugin({
     const config = readUploadConfig(app.pluginConfig('upload'));
     app.registry.addContentType(fileContentType);
     // the provider is only set up here (no database yet): the service reaches the pool when called
-    const { name, provider } = await loadProvider(config.provider, config.providerOptions, path.join(app.appDir, 'public'));
+    const { name, provider } = await loadProvider(config.provider, config.providerOptions, app.publicDir);
     const service = createUploadService(app, config, provider, name);
 
-    const rest = ((app.config.api as { rest?: RestConfig }).rest ?? {}) as RestConfig;
-    const prefix = rest.prefix ?? '/api';
-    const pagination: PaginationConfig = { defaultLimit: rest.defaultLimit ?? 25, maxLimit: rest.maxLimit === undefined ? 100 : rest.maxLimit, withCount: false };
+    const rest = restApiConfig(app.config);
+    const prefix = rest.prefix;
+    // Strapi's file list is a bare array: no count
+    const pagination: PaginationConfig = { ...rest.pagination, withCount: false };
     const controllers = createUploadControllers(app, service, config.sizeLimit, pagination);
     const routes: Array<['GET' | 'POST' | 'DELETE', string, keyof typeof controllers]> = [
       ['POST', `${prefix}/upload`, 'upload'],

@@ -6,6 +6,7 @@ import { FILE_UID, type MediaAttribute } from '../../core/content-types/types.ts
 import { fieldErrors, notFound, validationError } from '../../core/errors.ts';
 import { allowedTypesIssue } from '../../core/content-types/media.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
+import { resolveFilters } from '../../core/query/filters.ts';
 import type { UploadConfig } from './config.ts';
 import { kilobytes, makeFormats, probeImage } from './images.ts';
 import type { IncomingFile } from './multipart.ts';
@@ -15,6 +16,7 @@ export interface FileInfo { name?: string; alternativeText?: string | null; capt
 /** Where new uploads are attached: a media attribute of one document (`refId` = row id or documentId). */
 export interface Link { ref: string; refId: string; field: string }
 
+/** Every file it answers is read with `redact: true`: private attributes (`folderPath`) never reach a client. */
 export interface UploadService {
   upload(files: IncomingFile[], infos: FileInfo[], link?: Link): Promise<Doc[]>;
   replace(id: number, file: IncomingFile, info: FileInfo): Promise<Doc>;
@@ -32,8 +34,6 @@ function hashOf(name: string): string {
 
 /** The upload plugin's work, shared by its routes: bytes go to the provider, records to the document service. */
 export function createUploadService(app: App, config: UploadConfig, provider: UploadProvider, providerName: string): UploadService {
-  const files = (): string => app.registry.contentType(FILE_UID).collectionName;
-
   /** Give every stored piece back to the provider: a failed upload leaves no bytes behind. */
   async function discard(stored: ProviderFile[]): Promise<void> {
     for (const file of stored) {
@@ -102,23 +102,6 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
     }
   }
 
-  /** Take a deleted file out of every top-level media attribute that held it. */
-  async function detach(trx: Knex, id: number): Promise<void> {
-    for (const ct of app.registry.contentTypes()) {
-      for (const [name, attr] of Object.entries(ct.attributes)) {
-        if (attr.type !== 'media') continue;
-        const q = trx(ct.collectionName);
-        if (attr.multiple) {
-          await q.whereRaw('data -> ? @> ?::jsonb', [name, JSON.stringify([id])]).update({
-            data: trx.raw(`jsonb_set(data, ARRAY[?]::text[], jsonb_path_query_array(data -> ?, '$[*] \\? (@ != $id)', jsonb_build_object('id', ?::bigint)))`, [name, name, id]),
-          });
-        } else {
-          await q.whereRaw('data -> ? = to_jsonb(?::bigint)', [name, id]).update({ data: trx.raw(`jsonb_set(data, ARRAY[?]::text[], 'null'::jsonb)`, [name]) });
-        }
-      }
-    }
-  }
-
   const service: UploadService = {
     async upload(uploads, infos, link) {
       if (uploads.length === 0) throw validationError('Files are empty');
@@ -129,7 +112,7 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
         for (const [i, file] of uploads.entries()) records.push(await store(file, infos[i] ?? {}, stored));
         return await app.documents.transaction(async (docs, trx) => {
           const created: Doc[] = [];
-          for (const data of records) created.push(await docs(FILE_UID).create({ data }));
+          for (const data of records) created.push(await docs(FILE_UID).create({ data, redact: true }));
           if (target && link) await attach(trx, target, link.field, created.map((d) => d.id as number));
           return created;
         });
@@ -147,7 +130,7 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
         const data = await store(file, { ...info, name: info.name ?? file.name }, stored);
         data.alternativeText = info.alternativeText !== undefined ? info.alternativeText : existing.alternativeText;
         data.caption = info.caption !== undefined ? info.caption : existing.caption;
-        updated = await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data });
+        updated = await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data, redact: true });
       } catch (err) {
         await discard(stored);
         throw err;
@@ -160,22 +143,19 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
       if (!existing) throw notFound('file.notFound');
       const data: Record<string, unknown> = {};
       for (const key of ['name', 'alternativeText', 'caption'] as const) if (info[key] !== undefined) data[key] = info[key];
-      return (await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data }))!;
+      return (await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data, redact: true }))!;
     },
     async remove(id) {
       const existing = await service.findById(id);
       if (!existing) return null;
-      await app.documents.transaction(async (docs, trx) => {
-        await docs(FILE_UID).delete({ documentId: existing.documentId as string });
-        await detach(trx, id);
-      });
+      // the core's delete also takes the file out of the media attributes that held it
+      await app.documents(FILE_UID).delete({ documentId: existing.documentId as string });
       // the record is gone; the bytes follow (a failure here is logged, never undoes the delete)
       await discard(piecesOf(existing));
       return existing;
     },
-    async findById(id) {
-      const row = await app.db(files()).first('document_id').where('id', id);
-      return row ? app.documents(FILE_UID).findOne({ documentId: row.document_id }) : null;
+    findById(id) {
+      return app.documents(FILE_UID).findFirst({ filters: resolveFilters(app.registry, FILE_UID, { id }), redact: true });
     },
   };
   return service;

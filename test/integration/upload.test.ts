@@ -223,6 +223,45 @@ describe('updating, replacing, reading and deleting files', () => {
     }
     expect((await t.request('DELETE', `/api/upload/files/${file.id}`)).status).toBe(404);
   });
+
+  it('deleting a file through the document service also takes it out of the media fields that held it', async () => {
+    const file = (await upload([['files', small, 'image/jpeg', 'service-doomed.jpg']])).body[0];
+    const keep = (await upload([['files', small, 'image/jpeg', 'service-keep.jpg']])).body[0];
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'Uses it too', cover: file.id, gallery: [keep.id, file.id] } })).body.data;
+    const other = (await t.request('POST', '/api/articles', { data: { title: 'Uses the other', cover: keep.id, gallery: [keep.id] } })).body.data;
+    expect(await t.app.documents('plugin::upload.file').delete({ documentId: file.documentId })).not.toBeNull();
+    const stored = await t.sql('articles').where('document_id', article.documentId).select('data');
+    expect(stored.length).toBeGreaterThan(0);
+    for (const r of stored) {
+      expect(r.data.cover).toBeNull();
+      expect(r.data.gallery).toEqual([keep.id]);
+    }
+    const read = await t.request('GET', `/api/articles/${article.documentId}?populate[0]=cover&populate[1]=gallery`);
+    expect(read.body.data.cover).toBeNull();
+    expect(read.body.data.gallery.map((f: any) => f.id)).toEqual([keep.id]);
+    for (const r of await t.sql('articles').where('document_id', other.documentId).select('data')) {
+      expect(r.data.cover).toBe(keep.id);
+      expect(r.data.gallery).toEqual([keep.id]);
+    }
+  });
+
+  it('never answers the private folderPath, on any upload route', async () => {
+    const created = await upload([['files', small, 'image/jpeg', 'private.jpg']]);
+    const file = created.body[0];
+    const answers = [
+      created.body[0],
+      (await upload([['fileInfo', JSON.stringify({ caption: 'c' })]], `?id=${file.id}`)).body,
+      (await upload([['files', small, 'image/jpeg', 'private2.jpg']], `?id=${file.id}`)).body,
+      (await t.request('GET', `/api/upload/files/${file.id}`)).body,
+      ...(await t.request('GET', '/api/upload/files')).body,
+      (await t.request('DELETE', `/api/upload/files/${file.id}`)).body,
+    ];
+    for (const answer of answers) {
+      expect(answer).toHaveProperty('hash');
+      expect(answer).not.toHaveProperty('folderPath');
+    }
+    expect((await t.request('GET', '/api/upload/files?fields[0]=folderPath')).status).toBe(400);
+  });
 });
 
 describe('media in content', () => {
@@ -327,5 +366,26 @@ describe('public folder', () => {
     const api = await t.request('GET', '/api/tags');
     expect(api.status).toBe(200);
     expect(api.body.meta.pagination).toBeDefined();
+  });
+});
+
+describe('a configured public folder', () => {
+  it('is where uploads are written and where they are served from', async () => {
+    const dir = await copyApp(BLOG);
+    const s = await startApp({ appDir: dir, config: { server: { publicDir: 'static' } } });
+    try {
+      const fd = new FormData();
+      fd.append('files', new Blob([new Uint8Array(small)], { type: 'image/jpeg' }), 'static.jpg');
+      const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: fd, headers: { authorization: `Bearer ${s.token}` } });
+      expect(res.status).toBe(201);
+      const [file] = await res.json();
+      expect(existsSync(path.join(dir, 'static', file.url))).toBe(true);
+      expect(existsSync(path.join(dir, 'public'))).toBe(false);
+      const served = await fetch(s.url + file.url);
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer()).equals(small)).toBe(true);
+    } finally {
+      await s.close();
+    }
   });
 });
