@@ -12,12 +12,14 @@ export type ErrorName =
   | 'ForbiddenError'
   | 'NotFoundError'
   | 'MethodNotAllowedError'
+  | 'ConflictError'
   | 'RequestTimeoutError'
   | 'PayloadTooLargeError'
   | 'UnsupportedMediaTypeError'
   | 'RateLimitError'
   | 'RequestHeaderFieldsTooLargeError'
-  | 'InternalServerError';
+  | 'InternalServerError'
+  | 'ServiceUnavailableError';
 
 const STATUS: Record<ErrorName, number> = {
   ValidationError: 400,
@@ -27,12 +29,14 @@ const STATUS: Record<ErrorName, number> = {
   ForbiddenError: 403,
   NotFoundError: 404,
   MethodNotAllowedError: 405,
+  ConflictError: 409,
   RequestTimeoutError: 408,
   PayloadTooLargeError: 413,
   UnsupportedMediaTypeError: 415,
   RateLimitError: 429,
   RequestHeaderFieldsTooLargeError: 431,
   InternalServerError: 500,
+  ServiceUnavailableError: 503,
 };
 
 /** One problem inside a ValidationError, in the shape Strapi's yup formatter gives. */
@@ -105,6 +109,14 @@ export const paginationError = (message: string, details: Record<string, unknown
   new AppError('PaginationError', message, details);
 
 export const internalError = (): AppError => new AppError('InternalServerError', 'Internal Server Error');
+
+/** Two requests changed the same rows at once and this one still lost after its retries: try again. */
+export const conflict = (message = 'The document was changed by another request at the same time; try again'): AppError =>
+  new AppError('ConflictError', message);
+
+/** The database could not answer in time (a statement timeout, a full pool, a restarting database). */
+export const serviceUnavailable = (message = 'Service Unavailable'): AppError =>
+  new AppError('ServiceUnavailableError', message);
 
 /** Too many requests for one identifier, route and client address (the auth routes' rate limit). */
 export const rateLimited = (message = 'Too many requests, please try again later.'): AppError =>
