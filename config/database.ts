@@ -5,5 +5,7 @@ export default ({ env }: { env: import('../core/config/env.ts').EnvFn }) => ({
     ? { client: 'postgres', connection: { connectionString: env('DATABASE_URL') } }
     : undefined,
   pool: { min: env.int('DATABASE_POOL_MIN', 0), max: env.int('DATABASE_POOL_MAX', 10) },
+  // milliseconds one SQL statement may run before PostgreSQL cancels it (the request answers 503); 0 for none
+  statementTimeout: env.int('DATABASE_STATEMENT_TIMEOUT', 10000),
   embedded: { dataDir: env('VELLUM_DATA_DIR', '.data'), port: env.int('EMBEDDED_PG_PORT', 0) },
 });

@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { attachCancellation, type Cancellation } from './cancellation.ts';
 
 export interface ConnectionOptions {
   connectionString?: string;
@@ -31,12 +32,28 @@ export function createConnection(options: {
   pool?: { min?: number; max?: number };
   /** observes every SQL statement (tests count statements with it) */
   onQuery?: (sql: string) => void;
+  /** milliseconds any one statement may run before PostgreSQL cancels it (0: no limit) */
+  statementTimeout?: number;
+  /** cancels a request's statements when its client goes away (see cancellation.ts) */
+  cancellation?: Cancellation;
 }): Knex {
   const connection = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
+  // a startup parameter: every pooled connection has it from its first statement, at no extra round trip
+  const timeout = options.statementTimeout ? { statement_timeout: options.statementTimeout } : {};
+  const { cancellation } = options;
   const db = knexFactory({
     client: 'pg',
-    connection: { ...connection, types } as Knex.PgConnectionConfig,
-    pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
+    connection: { ...connection, ...timeout, types } as Knex.PgConnectionConfig,
+    pool: {
+      min: options.pool?.min ?? 0,
+      max: options.pool?.max ?? 10,
+      ...(cancellation && {
+        afterCreate(client: pg.Client, done: (err: Error | null, client: pg.Client) => void) {
+          attachCancellation(client, cancellation, () => new pg.Client(connection as pg.ClientConfig));
+          done(null, client);
+        },
+      }),
+    },
     acquireConnectionTimeout: 10000,
   });
   if (options.onQuery) {

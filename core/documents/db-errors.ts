@@ -1,4 +1,4 @@
-import { fieldErrors, isAppError, validationError } from '../errors.ts';
+import { fieldErrors, isAppError, serviceUnavailable, validationError, type AppError } from '../errors.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { uniqueIndexName } from '../../database/sync.ts';
 
@@ -15,6 +15,8 @@ const isPgError = (err: unknown): err is { code: string; constraint?: string } &
  * too large for an index (54000) is a ValidationError. Nothing of the SQL leaks.
  */
 export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
+  const unavailable = databaseUnavailable(err);
+  if (unavailable) return unavailable;
   if (isAppError(err) || !isPgError(err)) return err;
   if (err.code === '23505' && err.constraint) {
     for (const name of Object.keys(ct.attributes)) {
@@ -26,6 +28,17 @@ export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
   if (err.code.startsWith('22')) return validationError('Invalid value in request');
   if (err.code === '54000') return validationError('A value is too large to be stored or indexed');
   return err;
+}
+
+/**
+ * A statement that ran past `database.statementTimeout` (or whose request was abandoned), or a
+ * request that found no free connection in time: the server is overloaded for now, not broken,
+ * so a 503 the client may retry. Null for any other error.
+ */
+export function databaseUnavailable(err: unknown): AppError | null {
+  if (isPgError(err) && err.code === '57014') return serviceUnavailable('The request took too long and was cancelled');
+  if (err instanceof Error && err.name === 'KnexTimeoutError') return serviceUnavailable('The database is busy; try again');
+  return null;
 }
 
 /**

@@ -13,6 +13,8 @@ import {
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
 import type { RequestAuth } from '../auth/types.ts';
+import { databaseUnavailable } from '../documents/db-errors.ts';
+import type { Cancellation } from '../../database/cancellation.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -46,6 +48,8 @@ export interface HttpServerOptions {
   proxy?: boolean;
   /** a folder served at the root for what no route answers (the app's `public/`, as Strapi's `strapi::public`) */
   publicDir?: string;
+  /** where a request's AbortSignal is made current, so its statements are cancelled when its client goes away */
+  cancellation?: Cancellation;
 }
 
 export interface HttpServer {
@@ -72,6 +76,8 @@ const PROTO_POISONING = 'Object contains forbidden prototype property';
 /** Turn anything thrown while handling a request into Strapi's error envelope. */
 function toAppError(err: unknown): AppError | null {
   if (isAppError(err)) return err;
+  const unavailable = databaseUnavailable(err);
+  if (unavailable) return unavailable;
   const e = err as { status?: number; type?: string; expose?: boolean; message?: string; body?: unknown };
   if (e?.status === 413 || e?.type === 'entity.too.large') return payloadTooLarge();
   if (err instanceof SyntaxError && e.message === PROTO_POISONING && typeof e.body === 'string') return explainForbiddenKey(e.body);
@@ -154,8 +160,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     // (uploaded files are served from the same origin)
     ctx.set('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
+    // a client that closes before its answer is complete has given up: stop its statements
+    const abandoned = new AbortController();
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) abandoned.abort();
+    });
     try {
-      await next();
+      await (options.cancellation ? options.cancellation.run(abandoned.signal, next) : next());
     } catch (err) {
       const known = toAppError(err);
       if (!known) ctx.state.log.error({ err }, 'unhandled error');

@@ -14,6 +14,7 @@ import { configurationError } from '../errors.ts';
 import { createConnection } from '../../database/connection.ts';
 import { syncTables } from '../../database/sync.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../database/embedded.ts';
+import { createCancellation } from '../../database/cancellation.ts';
 import { orderPlugins, type Plugin } from './plugin.ts';
 
 /** Vellum's own `config/` folder: the platform defaults every app's config overrides. */
@@ -99,8 +100,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const registry = createRegistry();
   // the one place the public folder is decided: served here, written by the local upload provider
   const publicDir = path.join(appDir, String(config.server.publicDir ?? 'public'));
+  // a request's statements are cancelled when its client goes away: the server sets the signal, the pool reads it
+  const cancellation = createCancellation();
   const server = createHttpServer({
     log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string }, proxy: config.server.proxy === true, publicDir,
+    cancellation,
   });
 
   let db: Knex | undefined;
@@ -122,7 +126,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   async function connect(): Promise<Knex> {
     const dbConfig = config.database as {
       connection?: { connection: string | PlainObject }; pool?: { min?: number; max?: number };
-      embedded?: { dataDir?: string; port?: number };
+      embedded?: { dataDir?: string; port?: number }; statementTimeout?: number;
     };
     let connection: string | PlainObject | undefined = options.databaseUrl ?? dbConfig.connection?.connection;
     if (!connection) {
@@ -131,7 +135,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       embedded = await startEmbeddedPostgres({ dataDir, port: dbConfig.embedded?.port, log: pinoLog(log), attach: options.attachEmbedded });
       connection = embedded.url;
     }
-    const conn = createConnection({ connection: connection as never, pool: dbConfig.pool, onQuery: options.onQuery });
+    const conn = createConnection({
+      connection: connection as never, pool: dbConfig.pool, onQuery: options.onQuery, statementTimeout: dbConfig.statementTimeout, cancellation,
+    });
     await conn.raw('select 1');
     return conn;
   }
@@ -165,7 +171,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       for (const p of plugins) apis.set(p, await p.register(app));
       registry.freeze();
       db = await connect();
-      await syncTables(db, registry.contentTypes());
+      // building an index on a large table may take longer than a request's statements may
+      await db.transaction(async (trx) => {
+        await trx.raw('SET LOCAL statement_timeout = 0');
+        await syncTables(trx, registry.contentTypes());
+      });
       server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
       for (const p of plugins) await p.bootstrap?.(app, apis.get(p));
       phase = 'started';

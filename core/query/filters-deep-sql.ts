@@ -1,21 +1,33 @@
 /**
- * Compiling the deep filter nodes. A relation, a repeatable component or a dynamic zone
- * matches when ANY related document (in the read's scope) or instance matches:
+ * Compiling the deep filter nodes. A relation matches when ANY related document (in the
+ * read's scope) matches; it compiles to a membership test against the set of matching
+ * targets, a subquery that does not depend on the outer row:
  *
- *   EXISTS (SELECT 1 FROM <target> AS "_vf1" WHERE <link> AND <scope> AND <condition>)
+ *   "r"."data" @> ANY (ARRAY(SELECT jsonb_build_object('tags', jsonb_build_array("_vf1"."document_id"))
+ *                            FROM "tags" AS "_vf1" WHERE <scope> AND <condition>))       owning side
+ *   "r"."document_id" IN (SELECT <owner's ids> FROM "articles" AS "_vf1" WHERE <scope> AND <condition>)   inverse side
  *
- * A single component is read in place (`("data"->'seo')->>'metaTitle'`), no subquery.
+ * PostgreSQL runs each such subquery once per statement (an InitPlan, a hashed SubPlan or a
+ * semi-join), so a filter through N relations costs N passes over the tables involved. The
+ * correlated form (`EXISTS (… WHERE <link to the outer row> …)` nested N deep) visits every
+ * related row again for every row above it: exponential in N, and a ten-hop
+ * `[tags][articles][tags]…` filter could keep a connection busy for minutes.
+ *
+ * Repeatable components and dynamic zones are EXISTS over the row's own items (no table is
+ * read); a single component is read in place (`("data"->'seo')->>'metaTitle'`), no subquery.
  *
  * Like Strapi's LEFT JOIN, a row with nothing related is read as one related row whose
  * fields are all null: when the condition holds on such a row (`[author][id][$null]`,
  * `[author][name][$null]`), rows with nothing related match too:
  *
- *   (NOT EXISTS (<anything related>) OR EXISTS (<related and matching>))
+ *   (NOT EXISTS (<anything related>) OR <membership>)
+ *
+ * where the EXISTS is one level deep: it reads only the link, never the nested condition.
  */
 import { scopeCondition, type Scope } from '../documents/rows.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { DEFAULT_SCOPE, elementsOf, componentSource, hop, itemSource } from './paths-sql.ts';
-import { joinFragments, outerColumn, quote, type RowSource, type Source, type SqlFragment } from './sql.ts';
+import { fragment, joinFragments, outerColumn, outerDataOf, quote, type RowSource, type Source, type SqlFragment } from './sql.ts';
 import type { ComponentStep, DynamicZoneFilter, FilterNode, RelationStep } from './types.ts';
 
 /** The part of filters-sql.ts' CompileContext this file reads and passes on. */
@@ -98,27 +110,58 @@ function anyOrNone(from: SqlFragment, link: SqlFragment, match: SqlFragment | un
   return { sql: `(NOT ${none.sql} OR ${some.sql})`, bindings: [...none.bindings, ...some.bindings] };
 }
 
-/**
- * An owning relation on a document row, as containment of any matching target's id:
- *
- *   "r"."data" @> ANY (ARRAY(SELECT jsonb_build_object('tags', jsonb_build_array("_vf1"."document_id"))
- *                            FROM "tags" AS "_vf1" WHERE <scope> AND <condition>))
- *
- * The subquery does not depend on the row, so PostgreSQL runs it once (an InitPlan) and
- * looks the candidates up in the `data` GIN index, instead of testing every row against
- * every matching target as the EXISTS form does: on the bench's 2000 articles, a tag filter
- * counts in 1.2 ms instead of 2.8 ms.
- */
-function heldByRow(registry: Registry, src: RowSource, step: RelationStep, alias: string, scope: Scope, match: SqlFragment): SqlFragment {
+/** `SELECT <what> FROM <target> AS alias[, <from>] WHERE <scope> AND <match>`: the matching targets, uncorrelated. */
+function matchingTargets(
+  registry: Registry, step: RelationStep, alias: string, scope: Scope, match: SqlFragment, what: SqlFragment, from?: SqlFragment,
+): SqlFragment {
   const ct = registry.contentType(step.target);
   const inScope = scopeCondition(ct, alias, scope);
-  const id = `${quote(alias)}."document_id"`;
-  const held = step.link.toMany ? `jsonb_build_array(${id})` : id;
-  const data = outerColumn(src, 'data');
+  const more = from ? `, ${from.sql}` : '';
   return {
-    sql: `(${data} @> ANY (ARRAY(SELECT jsonb_build_object(?::text, ${held}) FROM ${quote(ct.collectionName)} AS ${quote(alias)} WHERE ${inScope.sql} AND ${match.sql})))`,
-    bindings: [step.attribute, ...inScope.bindings, ...match.bindings],
+    sql: `SELECT ${what.sql} FROM ${quote(ct.collectionName)} AS ${quote(alias)}${more} WHERE ${inScope.sql} AND ${match.sql}`,
+    bindings: [...what.bindings, ...(from?.bindings ?? []), ...inScope.bindings, ...match.bindings],
   };
+}
+
+/**
+ * An owning relation on a document row, as containment of any matching target's id:
+ * PostgreSQL runs the subquery once and looks the candidates up in the `data` GIN index
+ * (a bitmap scan per candidate), instead of testing every row against every target.
+ */
+function heldByRow(registry: Registry, src: RowSource, step: RelationStep, alias: string, scope: Scope, match: SqlFragment): SqlFragment {
+  const id = `${quote(alias)}."document_id"`;
+  const held = fragment(`jsonb_build_object(?::text, ${step.link.toMany ? `jsonb_build_array(${id})` : id})`, [step.attribute]);
+  const targets = matchingTargets(registry, step, alias, scope, match, held);
+  return { sql: `(${outerColumn(src, 'data')} @> ANY (ARRAY(${targets.sql})))`, bindings: targets.bindings };
+}
+
+/** Whether any of the ids `src` holds in `attribute` (one, or an array) is in `set`. */
+function holdsAnyOf(src: Source, attribute: string, toMany: boolean, alias: string, set: SqlFragment): SqlFragment {
+  if (!toMany) {
+    const d = outerDataOf(src);
+    return { sql: `((${d.sql}->>?) IN (${set.sql}))`, bindings: [...d.bindings, attribute, ...set.bindings] };
+  }
+  const items = elementsOf(src, attribute, alias, 'text');
+  return { sql: `EXISTS (SELECT 1 FROM ${items.sql} WHERE ${quote(alias)}.v IN (${set.sql}))`, bindings: [...items.bindings, ...set.bindings] };
+}
+
+/** "Some related document or file matches": `src`'s key tested against the uncorrelated set of matching ones. */
+function membership(registry: Registry, src: Source, step: RelationStep, alias: string, scope: Scope, match: SqlFragment): SqlFragment {
+  const l = step.link;
+  const a = quote(alias);
+  if (l.kind === 'inverse') {
+    if (src.kind === 'instance') throw new Error(`inverse relation ${step.attribute} read from a component`);
+    // the documentIds the matching owners hold in their owning attribute
+    const held = `${alias}_o`;
+    const owners = l.ownerToMany
+      ? matchingTargets(registry, step, alias, scope, match, fragment(`${quote(held)}.v`), elementsOf({ alias }, l.owner, held, 'text'))
+      : matchingTargets(registry, step, alias, scope, match, fragment(`${a}."data"->>?`, [l.owner]));
+    return { sql: `(${outerColumn(src, 'document_id')} IN (${owners.sql}))`, bindings: owners.bindings };
+  }
+  if (l.kind === 'owning' && src.kind !== 'instance') return heldByRow(registry, src, step, alias, scope, match);
+  // from a component instance (no index applies) or to files: the held ids against a hashed set
+  const key = fragment(l.kind === 'media' ? `${a}."id"::text` : `${a}."document_id"`);
+  return holdsAnyOf(src, step.attribute, l.toMany, `${alias}_h`, matchingTargets(registry, step, alias, scope, match, key));
 }
 
 /** A relation, component or dynamic zone node as one parenthesised SQL condition. */
@@ -140,18 +183,22 @@ export function compileDeep(node: DeepNode, ctx: DeepContext, compile: Compile):
     const out = anyOrNone(from, { sql: 'TRUE', bindings: [] }, match && { sql: `(${match.sql})`, bindings: match.bindings }, orNone);
     return { sql: `(${out.sql})`, bindings: out.bindings };
   }
-  const h = hop(ctx.registry, ctx.source, node, alias, ctx.scope ?? DEFAULT_SCOPE);
+  const scope = ctx.scope ?? DEFAULT_SCOPE;
+  const h = hop(ctx.registry, ctx.source, node, alias, scope);
   const presence = idPresence(node.node);
-  const uid = node.type === 'relation' ? node.target : node.component;
-  if (!presence && node.type === 'relation' && node.link.kind === 'owning' && ctx.source.kind !== 'instance' && onNullRow(node.node) !== 'true') {
-    const match = compile(node.node, { ...ctx, uid, source: h.source, depth });
-    return heldByRow(ctx.registry, ctx.source, node, alias, ctx.scope ?? DEFAULT_SCOPE, match);
-  }
   if (presence) {
     const e = exists(h.from, [h.where]);
     return { sql: presence === 'absent' ? `(NOT ${e.sql})` : `(${e.sql})`, bindings: e.bindings };
   }
-  const match = compile(node.node, { ...ctx, uid, source: h.source, depth });
-  const out = anyOrNone(h.from, h.where, match, onNullRow(node.node) === 'true');
-  return { sql: `(${out.sql})`, bindings: out.bindings };
+  const orNone = onNullRow(node.node) === 'true';
+  if (node.type === 'component') {
+    const match = compile(node.node, { ...ctx, uid: node.component, source: h.source, depth });
+    const out = anyOrNone(h.from, h.where, match, orNone);
+    return { sql: `(${out.sql})`, bindings: out.bindings };
+  }
+  const match = compile(node.node, { ...ctx, uid: node.target, source: h.source, depth });
+  const some = membership(ctx.registry, ctx.source, node, alias, scope, match);
+  if (!orNone) return some;
+  const none = exists(h.from, [h.where]);
+  return { sql: `(NOT ${none.sql} OR ${some.sql})`, bindings: [...none.bindings, ...some.bindings] };
 }

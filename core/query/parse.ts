@@ -5,6 +5,7 @@ import { resolveFields } from './select-fields.ts';
 import { resolveFilters } from './filters.ts';
 import { resolveSort } from './sort.ts';
 import { parsePagination, type PaginationConfig } from './pagination.ts';
+import { checkQueryLimits, type QueryLimits } from './bounds.ts';
 import type { Query, Status } from './types.ts';
 
 /** Query parameters of Strapi's content API that Vellum does not answer yet: refused, never ignored. */
@@ -19,11 +20,17 @@ function parseStatus(raw: unknown): Status {
 /** A locale code (en, fr, pt-BR, zh-Hant-TW); which ones exist is the i18n plugin's business. */
 export const LOCALE_CODE = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 
+/** What a content-API list may ask for: `api.rest`'s pagination defaults and query bounds. */
+export interface QueryConfig {
+  pagination: PaginationConfig;
+  limits: QueryLimits;
+}
+
 /**
- * The REST query string (already qs-parsed) as one resolved Query. Unknown top-level
- * parameters are ignored, as Strapi does without `strictParams`.
+ * The REST query string (already qs-parsed) as one resolved Query, within `config.limits`.
+ * Unknown top-level parameters are ignored, as Strapi does without `strictParams`.
  */
-export function parseRestQuery(registry: Registry, uid: string, raw: Record<string, unknown>, pagination: PaginationConfig): Query {
+export function parseRestQuery(registry: Registry, uid: string, raw: Record<string, unknown>, config: QueryConfig): Query {
   for (const key of Object.keys(raw)) {
     if (NOT_YET.has(key)) throw validationError(`The "${key}" parameter is not supported by this version of Vellum`, { key, source: 'query' });
   }
@@ -34,12 +41,13 @@ export function parseRestQuery(registry: Registry, uid: string, raw: Record<stri
   const query: Query = {
     populate: resolvePopulate(registry, uid, raw.populate),
     fields: resolveFields(registry, uid, raw.fields, true),
-    pagination: parsePagination(raw.pagination, pagination),
+    pagination: parsePagination(raw.pagination, config.pagination),
     status: parseStatus(raw.status),
     locale,
   };
   const filters = resolveFilters(registry, uid, raw.filters);
   if (filters) query.filters = filters;
   if (raw.sort !== undefined) query.sort = resolveSort(registry, uid, raw.sort);
+  checkQueryLimits(query, config.limits);
   return query;
 }

@@ -55,12 +55,16 @@ export function componentSource(src: Source, attribute: string): InstanceSource 
   return { kind: 'instance', sql: `(${d.sql}->?)`, bindings: [...d.bindings, attribute] };
 }
 
-/** The items of a repeatable component or dynamic zone as rows `alias(v)`; anything but an array has none. */
-export function elementsOf(src: Source, attribute: string, alias: string): SqlFragment {
+/**
+ * The items of an array attribute (a repeatable component, a dynamic zone, to-many ids) as rows
+ * `alias(v)`, jsonb or (`text`) text; anything but an array has none.
+ */
+export function elementsOf(src: Source, attribute: string, alias: string, as: 'jsonb' | 'text' = 'jsonb'): SqlFragment {
   const d = outerDataOf(src);
   const value = { sql: `${d.sql}->?`, bindings: [...d.bindings, attribute] };
+  const fn = as === 'text' ? 'jsonb_array_elements_text' : 'jsonb_array_elements';
   return {
-    sql: `jsonb_array_elements(CASE WHEN jsonb_typeof(${value.sql}) = 'array' THEN ${value.sql} END) AS ${quote(alias)}(v)`,
+    sql: `${fn}(CASE WHEN jsonb_typeof(${value.sql}) = 'array' THEN ${value.sql} END) AS ${quote(alias)}(v)`,
     bindings: [...value.bindings, ...value.bindings],
   };
 }

@@ -8,12 +8,21 @@
  * value, descending by the largest (MIN/MAX, bool_and/bool_or for booleans), so "asc" puts
  * first whatever has the smallest related value. Nothing related (or only nulls) sorts as
  * null: last ascending, first descending.
+ *
+ * Past a second relation, a related row's value is not a nested correlated subquery (which
+ * would visit every row reachable through the path once per row above it: exponential in
+ * the path's length) but a look-up in a map of every row of that table to its value,
+ *
+ *   (SELECT jsonb_object_agg("_vm2"."id", <value of "_vm2">) FROM "articles" AS "_vm2" WHERE <scope>)->>"_vs1"."id"::text
+ *
+ * which does not depend on the outer row, so PostgreSQL builds it once per statement (an
+ * InitPlan): a path through N relations costs N passes over the tables involved.
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
-import type { Scope } from '../documents/rows.ts';
+import { scopeCondition, type Scope } from '../documents/rows.ts';
 import { componentSource, DEFAULT_SCOPE, hop, reachesMany } from './paths-sql.ts';
-import { column, joinFragments, quote, typedExpr, type RowSource, type Source, type SqlFragment } from './sql.ts';
+import { castOf, column, joinFragments, quote, typedExpr, type RowSource, type Source, type SqlFragment } from './sql.ts';
 import type { ComponentStep, RelationStep, SortSpec } from './types.ts';
 
 interface Ctx {
@@ -34,13 +43,31 @@ function sortValue(ctx: Ctx, src: Source, steps: Array<RelationStep | ComponentS
   if (step.type === 'component' && !step.repeatable) return sortValue(ctx, componentSource(src, step.attribute), rest, spec, depth);
   const alias = `_vs${depth + 1}`;
   const h = hop(ctx.registry, src, step, alias, ctx.scope);
-  const value = sortValue(ctx, h.source, rest, spec, depth + 1);
+  const value = step.type === 'relation' && rest.some((s) => s.type === 'relation')
+    ? lookUp(valueMap(ctx, step, rest, spec, depth + 1), alias, spec)
+    : sortValue(ctx, h.source, rest, spec, depth + 1);
   const bindings = [...value.bindings, ...h.from.bindings, ...h.where.bindings];
   const where = h.where.sql === 'TRUE' ? '' : ` WHERE ${h.where.sql}`;
   if (reachesMany(step)) return { sql: `(SELECT ${aggregate(spec, value.sql)} FROM ${h.from.sql}${where})`, bindings };
   // one related document; its first row should a read see several (every locale)
   return { sql: `(SELECT ${value.sql} FROM ${h.from.sql}${where} ORDER BY ${quote(alias)}."id" LIMIT 1)`, bindings };
 }
+
+/** Every row in scope of `step`'s target, by id, to the value it orders by through `rest`: one jsonb object. */
+function valueMap(ctx: Ctx, step: RelationStep, rest: Array<RelationStep | ComponentStep>, spec: SortSpec, depth: number): SqlFragment {
+  const ct = ctx.registry.contentType(step.target);
+  const alias = `_vm${depth}`;
+  const value = sortValue(ctx, { alias, table: ct.collectionName }, rest, spec, depth);
+  const inScope = scopeCondition(ct, alias, ctx.scope);
+  return {
+    sql: `(SELECT jsonb_object_agg(${quote(alias)}."id", ${value.sql}) FROM ${quote(ct.collectionName)} AS ${quote(alias)} WHERE ${inScope.sql})`,
+    bindings: [...value.bindings, ...inScope.bindings],
+  };
+}
+
+/** The value of the row under `alias` in `map`, of the type `typedExpr` gives the field. */
+const lookUp = (map: SqlFragment, alias: string, spec: SortSpec): SqlFragment =>
+  ({ sql: `(${map.sql}->>${quote(alias)}."id"::text)${castOf(spec.field)}`, bindings: map.bindings });
 
 /**
  * The ORDER BY list of `specs` on `uid`'s rows (under `alias` if they have one), then `id`, so

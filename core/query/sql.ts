@@ -82,11 +82,17 @@ export function typedExpr(src: Source, f: FieldRef): SqlFragment {
     const d = dataOf(src);
     return { sql: `NULLIF(${d.sql}->?, 'null'::jsonb)`, bindings: [...d.bindings, f.name] };
   }
-  // numbers (biginteger too: stored as a digit string) compare exactly as numeric
-  if (NUMBERS.has(f.type)) return { sql: `(${t.sql})::numeric`, bindings: t.bindings };
-  if (f.type === 'boolean') return { sql: `(${t.sql})::boolean`, bindings: t.bindings };
-  // strings, and dates/times whose stored ISO forms sort as their text
-  return t;
+  // numbers (biginteger too: stored as a digit string) compare exactly as numeric; booleans as
+  // booleans; strings, and dates/times whose stored ISO forms sort as their text, as text
+  const cast = castOf(f);
+  return cast ? { sql: `(${t.sql})${cast}`, bindings: t.bindings } : t;
+}
+
+/** The cast that turns the field's text (`->>`) into the type `typedExpr` gives it ('' for text). */
+export function castOf(f: FieldRef): string {
+  if (f.kind === 'system') return f.name === 'id' ? '::bigint' : TIMESTAMPS.has(f.name) ? '::timestamptz' : '';
+  if (NUMBERS.has(f.type)) return '::numeric';
+  return f.type === 'boolean' ? '::boolean' : '';
 }
 
 /** The field as text (NULL when absent or JSON null), for LIKE and `$eqi`/`$nei`. */

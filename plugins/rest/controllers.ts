@@ -3,10 +3,10 @@ import { notFound, validationError } from '../../core/errors.ts';
 import type { App } from '../../core/kernel/app.ts';
 import type { ContentType } from '../../core/content-types/types.ts';
 import type { RequestContext } from '../../core/http/server.ts';
-import { paginationMeta, type PaginationConfig } from '../../core/query/pagination.ts';
+import { paginationMeta } from '../../core/query/pagination.ts';
 import type { Query } from '../../core/query/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
-import { parseRestQuery } from '../../core/query/parse.ts';
+import { parseRestQuery, type QueryConfig } from '../../core/query/parse.ts';
 import { sanitizeInput } from '../../core/documents/sanitize.ts';
 import { wantsV4, toV4 } from './v4.ts';
 import { authorizeQuery } from '../../core/auth/query-access.ts';
@@ -27,13 +27,13 @@ function bodyData(ctx: RequestContext): Record<string, unknown> {
  * middleware applies draft & publish and i18n), sanitize, and answer `{data, meta}`, in
  * Strapi 4's shape when the request asks for it (`Strapi-Response-Format: v4`).
  */
-export function createControllers(app: App, ct: ContentType, pagination: PaginationConfig): Controllers {
+export function createControllers(app: App, ct: ContentType, queries: QueryConfig): Controllers {
   const docs = app.documents(ct.uid);
   const single = ct.kind === 'singleType';
   // the content API never shows private or password attributes: they are left out in SQL
   const query = (ctx: RequestContext): Query & { redact: true } => ({
     // relations the caller may not `find` are not populated (brief, Authentication 7)
-    ...authorizeQuery(app.registry, ct.uid, parseRestQuery(app.registry, ct.uid, ctx.state.query, pagination), ctx.state.auth),
+    ...authorizeQuery(app.registry, ct.uid, parseRestQuery(app.registry, ct.uid, ctx.state.query, queries), ctx.state.auth),
     redact: true,
   });
   const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));

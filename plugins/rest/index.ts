@@ -40,10 +40,11 @@ export const restPlugin = definePlugin({
     return {};
   },
   bootstrap(app) {
-    const { prefix, pagination } = restApiConfig(app.config);
+    const rest = restApiConfig(app.config);
+    const { prefix } = rest;
     for (const ct of app.registry.contentTypes()) {
       if (ct.origin !== 'api') continue;
-      const controllers = createControllers(app, ct, pagination);
+      const controllers = createControllers(app, ct, rest);
       const single = ct.kind === 'singleType';
       const base = `${prefix}/${single ? ct.info.singularName : ct.info.pluralName}`;
       const specs = [...(single ? SINGLE : COLLECTION)];

@@ -4,8 +4,7 @@ import { notFound, validationError } from '../../core/errors.ts';
 import type { App } from '../../core/kernel/app.ts';
 import type { RequestContext } from '../../core/http/server.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
-import { parseRestQuery } from '../../core/query/parse.ts';
-import type { PaginationConfig } from '../../core/query/pagination.ts';
+import { parseRestQuery, type QueryConfig } from '../../core/query/parse.ts';
 import { parseMultipart } from './multipart.ts';
 import type { FileInfo, Link, UploadService } from './service.ts';
 
@@ -57,7 +56,7 @@ function linkOf(fields: Map<string, string[]>): Link | undefined {
 }
 
 /** The upload routes, Strapi's content-API shapes: bare arrays and objects, no `{data, meta}`. */
-export function createUploadControllers(app: App, service: UploadService, sizeLimit: number, pagination: PaginationConfig) {
+export function createUploadControllers(app: App, service: UploadService, sizeLimit: number, queries: QueryConfig) {
   return {
     async upload(ctx: RequestContext): Promise<void> {
       const id = ctx.state.query.id;
@@ -75,7 +74,7 @@ export function createUploadControllers(app: App, service: UploadService, sizeLi
       ctx.body = created.map((d) => present(d));
     },
     async find(ctx: RequestContext): Promise<void> {
-      const q = parseRestQuery(app.registry, FILE_UID, ctx.state.query, pagination);
+      const q = parseRestQuery(app.registry, FILE_UID, ctx.state.query, queries);
       // Strapi lists every file unless pagination is asked for
       const docs = await app.documents(FILE_UID).findMany({ ...q, redact: true, pagination: ctx.state.query.pagination === undefined ? undefined : q.pagination });
       ctx.body = docs.map((d) => present(d));

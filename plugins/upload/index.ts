@@ -1,5 +1,4 @@
 import { definePlugin } from '../../core/kernel/plugin.ts';
-import type { PaginationConfig } from '../../core/query/pagination.ts';
 import { restApiConfig } from '../../core/config/rest.ts';
 import { readUploadConfig } from './config.ts';
 import { fileContentType } from './file-schema.ts';
@@ -29,8 +28,8 @@ export const uploadPlugin = definePlugin({
     const rest = restApiConfig(app.config);
     const prefix = rest.prefix;
     // Strapi's file list is a bare array: no count
-    const pagination: PaginationConfig = { ...rest.pagination, withCount: false };
-    const controllers = createUploadControllers(app, service, config.sizeLimit, pagination);
+    const queries = { pagination: { ...rest.pagination, withCount: false }, limits: rest.limits };
+    const controllers = createUploadControllers(app, service, config.sizeLimit, queries);
     const routes: Array<['GET' | 'POST' | 'DELETE', string, keyof typeof controllers]> = [
       ['POST', `${prefix}/upload`, 'upload'],
       ['GET', `${prefix}/upload/files`, 'find'],

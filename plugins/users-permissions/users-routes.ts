@@ -3,7 +3,8 @@ import type { App } from '../../core/kernel/app.ts';
 import type { HttpMethod, RequestContext } from '../../core/http/server.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import type { Knex } from 'knex';
-import { parseRestQuery } from '../../core/query/parse.ts';
+import { parseRestQuery, type QueryConfig } from '../../core/query/parse.ts';
+import { checkQueryLimits } from '../../core/query/bounds.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import type { PaginationConfig } from '../../core/query/pagination.ts';
 import type { RestApiConfig } from '../../core/config/rest.ts';
@@ -31,12 +32,12 @@ function idOf(ctx: RequestContext): number {
  * The users API of Strapi's users-permissions: bare objects and arrays (no `data` wrapper),
  * users addressed by numeric id, never a password or token in an answer (read with `redact`).
  */
-export function registerUserRoutes(app: App, api: UsersPermissionsApi, { prefix, pagination: rest }: RestApiConfig): void {
+export function registerUserRoutes(app: App, api: UsersPermissionsApi, { prefix, pagination: rest, limits }: RestApiConfig): void {
   const users = createUserStore(app, { roles: api.roles, defaultRole: api.config.defaultRole });
   const { maxLimit } = rest;
   // Strapi lists every user when no pagination is asked for; here that is capped at the REST maxLimit
   const pagination: PaginationConfig = { defaultLimit: maxLimit ?? Number.MAX_SAFE_INTEGER, maxLimit, withCount: false };
-  const controllers = createUserControllers(app, users, pagination);
+  const controllers = createUserControllers(app, users, { pagination, limits });
 
   // /me and /count before /:id, which would take them for ids
   const routes: Array<[HttpMethod, string, UserAction]> = [
@@ -53,10 +54,10 @@ export function registerUserRoutes(app: App, api: UsersPermissionsApi, { prefix,
   }
 }
 
-function createUserControllers(app: App, users: UserStore, pagination: PaginationConfig): Record<UserAction, Handler> {
+function createUserControllers(app: App, users: UserStore, queries: QueryConfig): Record<UserAction, Handler> {
   // relations the caller may not `find` (the role, for most) are not populated, nor filtered or sorted by
   const query = (ctx: RequestContext): Query =>
-    authorizeQuery(app.registry, USER_UID, parseRestQuery(app.registry, USER_UID, ctx.state.query, pagination), ctx.state.auth);
+    authorizeQuery(app.registry, USER_UID, parseRestQuery(app.registry, USER_UID, ctx.state.query, queries), ctx.state.auth);
   const view = (ctx: RequestContext): UserView => {
     const q = query(ctx);
     return { populate: q.populate, fields: q.fields };
@@ -100,7 +101,9 @@ function createUserControllers(app: App, users: UserStore, pagination: Paginatio
       ctx.body = await app.documents(USER_UID).findMany({ ...query(ctx), redact: true });
     },
     async count(ctx) {
-      const { filters } = authorizeQuery(app.registry, USER_UID, { filters: resolveFilters(app.registry, USER_UID, ctx.state.query.filters) }, ctx.state.auth);
+      const filters = resolveFilters(app.registry, USER_UID, ctx.state.query.filters);
+      checkQueryLimits({ filters }, queries.limits);
+      authorizeQuery(app.registry, USER_UID, { filters }, ctx.state.auth);
       ctx.body = await app.documents(USER_UID).count({ filters });
     },
     async findOne(ctx) {

@@ -1,0 +1,75 @@
+/**
+ * Cancelling the statements of a request whose client went away. Without it, an abandoned
+ * slow read keeps its pool connection until it finishes: ten clients that each give up after
+ * a second can hold every connection, and everyone else waits or fails.
+ *
+ * The HTTP layer runs each request under an AbortSignal (`run`); every statement a pooled
+ * connection starts while that signal is current is cancelled (`pg_cancel_backend`, from a
+ * connection of its own, since the pool may be full) when the signal aborts, and a statement
+ * is not started at all once it has. One instance per app: no process-wide state.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+
+export interface Cancellation {
+  /** Run `work` with `signal` as the current request's. */
+  run<T>(signal: AbortSignal, work: () => T): T;
+  /** The signal of the request whose work is running, if any. */
+  current(): AbortSignal | undefined;
+}
+
+export function createCancellation(): Cancellation {
+  const store = new AsyncLocalStorage<AbortSignal>();
+  return { run: (signal, work) => store.run(signal, work), current: () => store.getStore() };
+}
+
+/** What `pg.Client#query` is called with by knex: a config object and a node-style callback. */
+type QueryCallback = (err: Error | null, result?: unknown) => void;
+
+/** The error a statement gets when its request was abandoned before it started (as PostgreSQL's own). */
+function cancelledError(): Error {
+  return Object.assign(new Error('canceling statement due to user request'), { code: '57014' });
+}
+
+/**
+ * Make the statements `client` runs cancellable by the current request's signal. `connect`
+ * opens a separate connection for the cancel itself.
+ */
+export function attachCancellation(client: pg.Client, cancellation: Cancellation, connect: () => pg.Client): void {
+  const query = client.query.bind(client) as (config: unknown, callback?: QueryCallback) => unknown;
+  const patched = (config: unknown, callback?: QueryCallback): unknown => {
+    const signal = cancellation.current();
+    if (!signal || typeof callback !== 'function') return query(config, callback);
+    if (signal.aborted) {
+      queueMicrotask(() => callback(cancelledError()));
+      return undefined;
+    }
+    let running = true;
+    const onAbort = (): void => {
+      void cancelBackend(connect, client, () => running);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    return query(config, (err, result) => {
+      running = false;
+      signal.removeEventListener('abort', onAbort);
+      callback(err, result);
+    });
+  };
+  (client as unknown as { query: typeof patched }).query = patched;
+}
+
+/** Cancel what `client`'s backend runs, if the statement is still running once the cancel can be sent. */
+async function cancelBackend(connect: () => pg.Client, client: pg.Client, stillRunning: () => boolean): Promise<void> {
+  const pid = (client as unknown as { processID?: number }).processID;
+  if (!pid) return;
+  const canceller = connect();
+  try {
+    await canceller.connect();
+    // the statement may have ended while connecting: then the backend runs someone else's
+    if (stillRunning()) await canceller.query('SELECT pg_cancel_backend($1)', [pid]);
+  } catch {
+    // the database is gone or full: the statement timeout still bounds the statement
+  } finally {
+    await canceller.end().catch(() => undefined);
+  }
+}
