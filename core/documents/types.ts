@@ -105,7 +105,9 @@ export interface DocumentService {
   use(middleware: DocumentMiddleware): void;
   /**
    * Run several calls as one write: `work` gets the service bound to one transaction (and the
-   * transaction itself); anything thrown rolls all of it back.
+   * transaction itself); anything thrown rolls all of it back. A transaction PostgreSQL aborts
+   * for a deadlock or a serialization failure runs again (a few times, then a 409), so `work`
+   * must be safe to run again.
    */
   transaction<T>(work: (documents: (uid: string) => DocumentApi, trx: Knex.Transaction) => Promise<T>): Promise<T>;
 }
