@@ -110,4 +110,10 @@ export interface DocumentService {
    * must be safe to run again.
    */
   transaction<T>(work: (documents: (uid: string) => DocumentApi, trx: Knex.Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Inside `trx`, wait for and then hold until it ends the lock every write to this document
+   * takes (a single type's: its only document, whatever `documentId`), for a read-then-write
+   * that must not interleave with another writer (a single type's first PUT, say).
+   */
+  lock(trx: Knex.Transaction, uid: string, documentId?: string): Promise<void>;
 }

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestResponse } from '../../testing.ts';
 import { isAppError } from '../../core/errors.ts';
-import { startApp } from '../helpers/app.ts';
+import { pino } from 'pino';
+import { createVellumApp } from '../../index.ts';
+import { BLOG, startApp } from '../helpers/app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,6 +19,7 @@ afterAll(async () => {
   await t?.close();
 });
 
+const ARTICLE = 'api::article.article';
 const AUTHOR = 'api::author.author';
 
 const statuses = (responses: TestResponse[]): number[] => responses.map((r) => r.status);
@@ -27,6 +30,85 @@ async function article(data: Record<string, unknown>, query = ''): Promise<strin
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.documentId;
 }
+
+describe('writers to one document', () => {
+  it('serialize across locales: parallel PUT ?locale=en and ?locale=fr all answer 200 and leave shared attributes equal', async () => {
+    const documentId = await article({ title: 'Race', views: 0 });
+    expect((await t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: 'Course' } })).status).toBe(200);
+    for (let round = 1; round <= 10; round++) {
+      const responses = await Promise.all([
+        t.request('PUT', `/api/articles/${documentId}?locale=en`, { data: { title: `Race ${round}`, views: round * 2, rating: 1 } }),
+        t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: `Course ${round}`, views: round * 2 + 1, rating: 2 } }),
+      ]);
+      expect(statuses(responses), bodies(responses)).toEqual([200, 200]);
+      const rows = await t.sql('articles').select('locale', 'published_at', 'data').where('document_id', documentId);
+      expect(rows).toHaveLength(4); // en and fr, each draft and published
+      for (const status of ['draft', 'published']) {
+        const versions = rows.filter((r) => (r.published_at === null) === (status === 'draft'));
+        expect(new Set(versions.map((r) => JSON.stringify([r.data.views, r.data.rating]))).size, status).toBe(1);
+      }
+    }
+  });
+
+  it('create a missing localization once: parallel first PUT ?locale=fr all answer 200 with the one fr version', async () => {
+    for (let round = 0; round < 3; round++) {
+      const documentId = await article({ title: `Only English ${round}`, views: 7 });
+      const responses = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+        t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: `Français ${i}` } })));
+      expect(statuses(responses), bodies(responses)).toEqual(Array(10).fill(200));
+      for (const res of responses) expect(res.body.data).toMatchObject({ documentId, locale: 'fr', views: 7 });
+      const fr = await t.sql('articles').select('id', 'published_at').where({ document_id: documentId, locale: 'fr' });
+      expect(fr.map((r) => r.published_at === null).sort()).toEqual([false, true]);
+      // one writer created the version, every other one updated it: what is stored is one of theirs
+      const read = await t.request('GET', `/api/articles/${documentId}?locale=fr`);
+      expect(responses.map((r) => r.body.data.title)).toContain(read.body.data.title);
+    }
+  });
+});
+
+describe('single types', () => {
+  it('keep one document: parallel first PUT /api/global all answer 200 and create one document', async () => {
+    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      t.request('PUT', '/api/global', { data: { siteName: `Site ${i}` } })));
+    expect(statuses(responses), bodies(responses)).toEqual(Array(8).fill(200));
+    expect(new Set(responses.map((r) => r.body.data.documentId)).size).toBe(1);
+    expect(await t.sql('globals').count({ n: '*' }).first()).toEqual({ n: 1 });
+  });
+
+  it('refuse a second document per locale in the database itself, and through the document service with a 409', async () => {
+    const existing = await t.sql('globals').first('document_id', 'locale', 'published_at');
+    expect(existing).toBeDefined();
+    await expect(t.sql('globals').insert({ document_id: 'someotherdocumentid00000', locale: existing.locale, published_at: t.sql.fn.now(), data: {} }))
+      .rejects.toMatchObject({ code: '23505' });
+    const err = await t.app.documents('api::global.global').create({ data: { siteName: 'Second' } }).then(() => null, (e: unknown) => e);
+    expect(isAppError(err) && err.toJSON()).toMatchObject({ status: 409, name: 'ConflictError' });
+  });
+
+  it('get their index on a database created without it, and a database holding two documents stops start-up', async () => {
+    const restart = async () => {
+      const app = await createVellumApp({ appDir: BLOG, logger: pino({ level: 'silent' }), env: {}, databaseUrl: t.database.url });
+      try {
+        await app.start();
+      } finally {
+        await app.destroy();
+      }
+    };
+    const index = () => t.sql('pg_indexes').first('indexname').where({ tablename: 'globals', indexname: 'globals_single_key' });
+    await t.sql.raw('DROP INDEX globals_single_key');
+    await restart();
+    expect(await index()).toBeDefined();
+    await t.sql.raw('DROP INDEX globals_single_key');
+    await t.sql('globals').insert({ document_id: 'someotherdocumentid00000', published_at: t.sql.fn.now(), data: { siteName: 'Twin' } });
+    try {
+      await expect(restart()).rejects.toThrow(/single type api::global\.global has more than one document in table "globals"/);
+      expect(await index()).toBeUndefined();
+    } finally {
+      await t.sql('globals').where('document_id', 'someotherdocumentid00000').delete();
+      await restart();
+    }
+    expect(await index()).toBeDefined();
+  });
+});
 
 describe('deadlocks and serialization failures', () => {
   /** A promise and its resolver: lets two transactions meet at a point. */
