@@ -4,19 +4,24 @@
  * type's first PUT), a relation target cannot be deleted under a write that points at it, and
  * the deadlocks and serialization failures left are retried, then answered 409, never 500.
  */
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp, TestResponse } from '../../testing.ts';
+import { copyApp, type TestApp, type TestResponse } from '../../testing.ts';
 import { isAppError } from '../../core/errors.ts';
 import { pino } from 'pino';
 import { createVellumApp } from '../../index.ts';
 import { BLOG, startApp } from '../helpers/app.ts';
 
 let t: TestApp;
+let appDir: string;
 beforeAll(async () => {
-  t = await startApp(); // the blog: articles localized (en, fr) with draft & publish
+  // the blog (articles localized in en and fr, with draft & publish), copied: uploads write to its folder
+  appDir = await copyApp(BLOG);
+  t = await startApp({ appDir });
 });
 afterAll(async () => {
   await t?.close();
+  await rm(appDir, { recursive: true, force: true });
 });
 
 const ARTICLE = 'api::article.article';
@@ -24,6 +29,13 @@ const AUTHOR = 'api::author.author';
 
 const statuses = (responses: TestResponse[]): number[] => responses.map((r) => r.status);
 const bodies = (responses: TestResponse[]): string => JSON.stringify(responses.filter((r) => r.status >= 300).map((r) => r.body));
+
+/** A promise and its resolver: lets two transactions meet at a point. */
+function signal(): { reached: Promise<void>; done: () => void } {
+  let done!: () => void;
+  const reached = new Promise<void>((resolve) => { done = resolve; });
+  return { reached, done };
+}
 
 async function article(data: Record<string, unknown>, query = ''): Promise<string> {
   const res = await t.request('POST', `/api/articles${query}`, { data });
@@ -86,7 +98,7 @@ describe('single types', () => {
 
   it('get their index on a database created without it, and a database holding two documents stops start-up', async () => {
     const restart = async () => {
-      const app = await createVellumApp({ appDir: BLOG, logger: pino({ level: 'silent' }), env: {}, databaseUrl: t.database.url });
+      const app = await createVellumApp({ appDir, logger: pino({ level: 'silent' }), env: {}, databaseUrl: t.database.url });
       try {
         await app.start();
       } finally {
@@ -110,14 +122,69 @@ describe('single types', () => {
   });
 });
 
-describe('deadlocks and serialization failures', () => {
-  /** A promise and its resolver: lets two transactions meet at a point. */
-  const signal = () => {
-    let done!: () => void;
-    const reached = new Promise<void>((resolve) => { done = resolve; });
-    return { reached, done };
-  };
+describe('relations under concurrent writes to their targets', () => {
+  it('never leave an article pointing at a deleted author', async () => {
+    for (let round = 0; round < 25; round++) {
+      const author = (await t.request('POST', '/api/authors', { data: { name: `Doomed ${round}` } })).body.data.documentId;
+      const [created, deleted] = await Promise.all([
+        t.request('POST', '/api/articles', { data: { title: `Orphan ${round}`, author } }),
+        t.request('DELETE', `/api/authors/${author}`),
+      ]);
+      expect(deleted.status).toBe(204);
+      // either the article came first (and lost its author with the delete) or the author was already gone
+      expect([201, 400], JSON.stringify(created.body)).toContain(created.status);
+      if (created.status === 400) expect(created.body.error.message).toBe(`Document with id "${author}", locale "null" not found`);
+    }
+    const dangling = await t.sql('articles as a')
+      .select('a.document_id', t.sql.raw(`a.data->>'author' AS author`))
+      .whereRaw(`a.data->>'author' IS NOT NULL`)
+      .whereNotExists(t.sql('authors as w').select(1).whereRaw(`w.document_id = a.data->>'author'`));
+    expect(dangling).toEqual([]);
+  });
 
+  it('let an edit of a related document go on while a write pointing at it is open', async () => {
+    const author = (await t.request('POST', '/api/authors', { data: { name: 'Busy' } })).body.data.documentId;
+    const linked = signal();
+    const release = signal();
+    const linking = t.app.documents.transaction(async (documents) => {
+      await documents(ARTICLE).create({ data: { title: 'Linking', author } });
+      linked.done();
+      await release.reached;
+    });
+    await linked.reached;
+    try {
+      const edit = t.request('PUT', `/api/authors/${author}`, { data: { bio: 'edited meanwhile' } });
+      const first = await Promise.race([edit, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))]);
+      expect(first).toMatchObject({ status: 200 });
+    } finally {
+      release.done();
+      await linking;
+    }
+  });
+
+  it('never leave an article holding a deleted file', async () => {
+    for (let round = 0; round < 15; round++) {
+      const form = new FormData();
+      form.append('files', new Blob([`note ${round}`], { type: 'text/plain' }), `note-${round}.txt`);
+      const uploaded = await fetch(`${t.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${t.token}` } });
+      expect(uploaded.status).toBe(201);
+      const file = (await uploaded.json())[0].id as number;
+      const [created, deleted] = await Promise.all([
+        t.request('POST', '/api/articles', { data: { title: `Attachment ${round}`, gallery: [file] } }),
+        t.request('DELETE', `/api/upload/files/${file}`),
+      ]);
+      expect(deleted.status).toBe(200);
+      expect([201, 400], JSON.stringify(created.body)).toContain(created.status);
+    }
+    const dangling = await t.sql('articles as a')
+      .select('a.document_id', t.sql.raw(`a.data->'gallery' AS gallery`))
+      .whereRaw(`jsonb_array_length(coalesce(a.data->'gallery', '[]'::jsonb)) > 0`)
+      .whereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements(a.data->'gallery') g(id) WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.id = (g.id)::bigint))`);
+    expect(dangling).toEqual([]);
+  });
+});
+
+describe('deadlocks and serialization failures', () => {
   it('are retried: two transactions writing two documents in opposite orders both commit', async () => {
     const a = (await t.request('POST', '/api/authors', { data: { name: 'Left' } })).body.data.documentId;
     const b = (await t.request('POST', '/api/authors', { data: { name: 'Right' } })).body.data.documentId;
