@@ -31,7 +31,9 @@ async function syncSingleTypeIndex(db: Knex, ct: ContentType): Promise<void> {
     return;
   }
   try {
-    await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (coalesce(locale, ''), (published_at IS NULL))`, [index, t]);
+    await db.raw(
+      `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (coalesce(locale, ''), (published_at IS NULL))`, [index, t],
+    );
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
     // a database written before the index existed may hold the documents of a lost race: which

@@ -11,8 +11,9 @@ const isPgError = (err: unknown): err is { code: string; constraint?: string } &
 
 /**
  * Turn what PostgreSQL refused into the client's mistake it really is: a unique index
- * violation names the attribute (a single type's second document is a 409); bad data the validators let through (class 22) or a value
- * too large for an index (54000) is a ValidationError. Nothing of the SQL leaks.
+ * violation names the attribute (a single type's second document is a 409); bad data the
+ * validators let through (class 22) or a value too large for an index (54000) is a
+ * ValidationError. Nothing of the SQL leaks.
  */
 export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
   if (isAppError(err) || !isPgError(err)) return err;

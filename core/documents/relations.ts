@@ -28,8 +28,9 @@ const positionIssue = (path: string[], message: string): FieldIssue =>
 
 /**
  * Check that every referenced document and file exists (one statement per target type) and
- * keep it from being deleted before the write commits, then compute the stored value of every owning relation. Inverse relations are not stored
- * on this side: they are returned for `applyInverseWrites`.
+ * keep it from being deleted before the write commits, then compute the stored value of every
+ * owning relation. Inverse relations are not stored on this side: they are returned for
+ * `applyInverseWrites`.
  */
 export async function resolveRelations(
   db: Knex,
@@ -50,8 +51,8 @@ export async function resolveRelations(
     // KEY SHARE until the write commits: a concurrent delete of a target waits for it (and then
     // removes the new reference), or went first and the target is not found; an edit of the
     // target (NO KEY UPDATE) does not wait. Ordered by id, as every locker of several rows.
-    const rows = await db(registry.contentType(uid).collectionName).select('document_id').whereIn('document_id', [...ids])
-      .orderBy('id').forKeyShare();
+    const rows = await db(registry.contentType(uid).collectionName)
+      .select('document_id').whereIn('document_id', [...ids]).orderBy('id').forKeyShare();
     found.set(uid, new Set(rows.map((r: { document_id: string }) => r.document_id)));
   }
 

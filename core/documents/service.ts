@@ -39,7 +39,9 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
     const write = WRITE_ACTIONS.has(action);
     const exec = async (c: Knex): Promise<ResultOf[A]> => {
       // middleware rewrites params (draft & publish, i18n): a retried transaction starts from the caller's
-      const ctx: DocumentContext<A> = { uid, contentType, action, params: { ...params }, db: c, documents: (other) => api(other, c) };
+      const ctx: DocumentContext<A> = {
+        uid, contentType, action, params: { ...params }, db: c, documents: (other) => api(other, c),
+      };
       // writers to one document queue up before reading anything of it
       const key = write ? writeLockKey(contentType, (params as { documentId?: string }).documentId) : null;
       if (key) await lock(c, key);

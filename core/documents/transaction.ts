@@ -38,7 +38,9 @@ export async function writeTransaction<T>(
       return await db.transaction(work);
     } catch (err) {
       const code = sqlState(err);
-      if (code === LOCK_NOT_AVAILABLE) throw serviceUnavailable('The document is locked by another request; try again later');
+      if (code === LOCK_NOT_AVAILABLE) {
+        throw serviceUnavailable('A document is locked by another request; try again later');
+      }
       if (code === undefined || !RETRYABLE.has(code)) throw err;
       if (attempt > policy.retries) throw conflict();
       await pause(policy.pauseMs * attempt * (0.5 + Math.random()));

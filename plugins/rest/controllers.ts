@@ -97,7 +97,8 @@ export function createControllers(app: App, ct: ContentType, pagination: Paginat
       answer(ctx, await app.documents.transaction(async (documents, trx) => {
         await app.documents.lock(trx, ct.uid);
         const documentId = await singleDocumentId(documents(ct.uid));
-        return documentId ? documents(ct.uid).update({ ...q, documentId, data }) : documents(ct.uid).create({ ...q, data });
+        const api = documents(ct.uid);
+        return documentId ? api.update({ ...q, documentId, data }) : api.create({ ...q, data });
       }));
     },
     async delete(ctx) {

@@ -7,8 +7,8 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyApp, type TestApp, type TestResponse } from '../../testing.ts';
-import { isAppError } from '../../core/errors.ts';
 import { pino } from 'pino';
+import { isAppError } from '../../core/errors.ts';
 import { createVellumApp } from '../../index.ts';
 import { BLOG, startApp } from '../helpers/app.ts';
 
@@ -28,7 +28,9 @@ const ARTICLE = 'api::article.article';
 const AUTHOR = 'api::author.author';
 
 const statuses = (responses: TestResponse[]): number[] => responses.map((r) => r.status);
-const bodies = (responses: TestResponse[]): string => JSON.stringify(responses.filter((r) => r.status >= 300).map((r) => r.body));
+/** The bodies of the failed responses, to show with a failed status assertion. */
+const bodies = (responses: TestResponse[]): string =>
+  JSON.stringify(responses.filter((r) => r.status >= 300).map((r) => r.body));
 
 /** A promise and its resolver: lets two transactions meet at a point. */
 function signal(): { reached: Promise<void>; done: () => void } {
@@ -43,14 +45,22 @@ async function article(data: Record<string, unknown>, query = ''): Promise<strin
   return res.body.data.documentId;
 }
 
+async function authorNamed(name: string): Promise<string> {
+  const res = await t.request('POST', '/api/authors', { data: { name } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data.documentId;
+}
+
 describe('writers to one document', () => {
-  it('serialize across locales: parallel PUT ?locale=en and ?locale=fr all answer 200 and leave shared attributes equal', async () => {
+  it('serialize across locales: parallel PUTs in en and fr answer 200, shared attributes stay equal', async () => {
     const documentId = await article({ title: 'Race', views: 0 });
-    expect((await t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: 'Course' } })).status).toBe(200);
+    const put = (locale: string, data: Record<string, unknown>) =>
+      t.request('PUT', `/api/articles/${documentId}?locale=${locale}`, { data });
+    expect((await put('fr', { title: 'Course' })).status).toBe(200);
     for (let round = 1; round <= 10; round++) {
       const responses = await Promise.all([
-        t.request('PUT', `/api/articles/${documentId}?locale=en`, { data: { title: `Race ${round}`, views: round * 2, rating: 1 } }),
-        t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: `Course ${round}`, views: round * 2 + 1, rating: 2 } }),
+        put('en', { title: `Race ${round}`, views: round * 2, rating: 1 }),
+        put('fr', { title: `Course ${round}`, views: round * 2 + 1, rating: 2 }),
       ]);
       expect(statuses(responses), bodies(responses)).toEqual([200, 200]);
       const rows = await t.sql('articles').select('locale', 'published_at', 'data').where('document_id', documentId);
@@ -62,7 +72,7 @@ describe('writers to one document', () => {
     }
   });
 
-  it('create a missing localization once: parallel first PUT ?locale=fr all answer 200 with the one fr version', async () => {
+  it('create a missing localization once: parallel first PUT ?locale=fr all answer 200, one fr version', async () => {
     for (let round = 0; round < 3; round++) {
       const documentId = await article({ title: `Only English ${round}`, views: 7 });
       const responses = await Promise.all(Array.from({ length: 10 }, (_, i) =>
@@ -87,32 +97,36 @@ describe('single types', () => {
     expect(await t.sql('globals').count({ n: '*' }).first()).toEqual({ n: 1 });
   });
 
-  it('refuse a second document per locale in the database itself, and through the document service with a 409', async () => {
+  it('refuse a second document per locale in the database, and in the document service with a 409', async () => {
     const existing = await t.sql('globals').first('document_id', 'locale', 'published_at');
     expect(existing).toBeDefined();
-    await expect(t.sql('globals').insert({ document_id: 'someotherdocumentid00000', locale: existing.locale, published_at: t.sql.fn.now(), data: {} }))
-      .rejects.toMatchObject({ code: '23505' });
-    const err = await t.app.documents('api::global.global').create({ data: { siteName: 'Second' } }).then(() => null, (e: unknown) => e);
+    const twin = { document_id: 'someotherdocumentid00000', locale: existing.locale, published_at: t.sql.fn.now() };
+    await expect(t.sql('globals').insert(twin)).rejects.toMatchObject({ code: '23505' });
+    const err = await t.app.documents('api::global.global').create({ data: { siteName: 'Second' } })
+      .then(() => null, (e: unknown) => e);
     expect(isAppError(err) && err.toJSON()).toMatchObject({ status: 409, name: 'ConflictError' });
   });
 
-  it('get their index on a database created without it, and a database holding two documents stops start-up', async () => {
+  it('get their index on an existing database; one holding two documents stops start-up', async () => {
     const restart = async () => {
-      const app = await createVellumApp({ appDir, logger: pino({ level: 'silent' }), env: {}, databaseUrl: t.database.url });
+      const logger = pino({ level: 'silent' });
+      const app = await createVellumApp({ appDir, logger, env: {}, databaseUrl: t.database.url });
       try {
         await app.start();
       } finally {
         await app.destroy();
       }
     };
-    const index = () => t.sql('pg_indexes').first('indexname').where({ tablename: 'globals', indexname: 'globals_single_key' });
+    const index = () => t.sql('pg_indexes').first('indexname')
+      .where({ tablename: 'globals', indexname: 'globals_single_key' });
     await t.sql.raw('DROP INDEX globals_single_key');
     await restart();
     expect(await index()).toBeDefined();
     await t.sql.raw('DROP INDEX globals_single_key');
-    await t.sql('globals').insert({ document_id: 'someotherdocumentid00000', published_at: t.sql.fn.now(), data: { siteName: 'Twin' } });
+    const twin = { document_id: 'someotherdocumentid00000', published_at: t.sql.fn.now(), data: { siteName: 'Twin' } };
+    await t.sql('globals').insert(twin);
     try {
-      await expect(restart()).rejects.toThrow(/single type api::global\.global has more than one document in table "globals"/);
+      await expect(restart()).rejects.toThrow(/api::global\.global has more than one document in table "globals"/);
       expect(await index()).toBeUndefined();
     } finally {
       await t.sql('globals').where('document_id', 'someotherdocumentid00000').delete();
@@ -125,7 +139,7 @@ describe('single types', () => {
 describe('relations under concurrent writes to their targets', () => {
   it('never leave an article pointing at a deleted author', async () => {
     for (let round = 0; round < 25; round++) {
-      const author = (await t.request('POST', '/api/authors', { data: { name: `Doomed ${round}` } })).body.data.documentId;
+      const author = await authorNamed(`Doomed ${round}`);
       const [created, deleted] = await Promise.all([
         t.request('POST', '/api/articles', { data: { title: `Orphan ${round}`, author } }),
         t.request('DELETE', `/api/authors/${author}`),
@@ -133,7 +147,9 @@ describe('relations under concurrent writes to their targets', () => {
       expect(deleted.status).toBe(204);
       // either the article came first (and lost its author with the delete) or the author was already gone
       expect([201, 400], JSON.stringify(created.body)).toContain(created.status);
-      if (created.status === 400) expect(created.body.error.message).toBe(`Document with id "${author}", locale "null" not found`);
+      if (created.status === 400) {
+        expect(created.body.error.message).toBe(`Document with id "${author}", locale "null" not found`);
+      }
     }
     const dangling = await t.sql('articles as a')
       .select('a.document_id', t.sql.raw(`a.data->>'author' AS author`))
@@ -143,7 +159,7 @@ describe('relations under concurrent writes to their targets', () => {
   });
 
   it('let an edit of a related document go on while a write pointing at it is open', async () => {
-    const author = (await t.request('POST', '/api/authors', { data: { name: 'Busy' } })).body.data.documentId;
+    const author = await authorNamed('Busy');
     const linked = signal();
     const release = signal();
     const linking = t.app.documents.transaction(async (documents) => {
@@ -154,7 +170,8 @@ describe('relations under concurrent writes to their targets', () => {
     await linked.reached;
     try {
       const edit = t.request('PUT', `/api/authors/${author}`, { data: { bio: 'edited meanwhile' } });
-      const first = await Promise.race([edit, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))]);
+      const waiting = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5000));
+      const first = await Promise.race([edit, waiting]);
       expect(first).toMatchObject({ status: 200 });
     } finally {
       release.done();
@@ -166,7 +183,8 @@ describe('relations under concurrent writes to their targets', () => {
     for (let round = 0; round < 15; round++) {
       const form = new FormData();
       form.append('files', new Blob([`note ${round}`], { type: 'text/plain' }), `note-${round}.txt`);
-      const uploaded = await fetch(`${t.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${t.token}` } });
+      const headers = { authorization: `Bearer ${t.token}` };
+      const uploaded = await fetch(`${t.url}/api/upload`, { method: 'POST', body: form, headers });
       expect(uploaded.status).toBe(201);
       const file = (await uploaded.json())[0].id as number;
       const [created, deleted] = await Promise.all([
@@ -179,15 +197,16 @@ describe('relations under concurrent writes to their targets', () => {
     const dangling = await t.sql('articles as a')
       .select('a.document_id', t.sql.raw(`a.data->'gallery' AS gallery`))
       .whereRaw(`jsonb_array_length(coalesce(a.data->'gallery', '[]'::jsonb)) > 0`)
-      .whereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements(a.data->'gallery') g(id) WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.id = (g.id)::bigint))`);
+      .whereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements(a.data->'gallery') g(id)
+        WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.id = (g.id)::bigint))`);
     expect(dangling).toEqual([]);
   });
 });
 
 describe('deadlocks and serialization failures', () => {
   it('are retried: two transactions writing two documents in opposite orders both commit', async () => {
-    const a = (await t.request('POST', '/api/authors', { data: { name: 'Left' } })).body.data.documentId;
-    const b = (await t.request('POST', '/api/authors', { data: { name: 'Right' } })).body.data.documentId;
+    const a = await authorNamed('Left');
+    const b = await authorNamed('Right');
     const first = [signal(), signal()];
     let attempts = 0;
     const crossing = (side: 0 | 1, one: string, other: string) => t.app.documents.transaction(async (documents) => {
@@ -201,14 +220,14 @@ describe('deadlocks and serialization failures', () => {
     });
     expect(await Promise.all([crossing(0, a, b), crossing(1, b, a)])).toEqual([0, 1]);
     expect(attempts).toBe(3); // PostgreSQL broke the deadlock by failing one of them, which ran again
-    // the one that ran again wrote last, both documents
+    // the one that ran again wrote both documents last
     const bio = async (id: string) => (await t.sql('authors').first('data').where('document_id', id)).data.bio;
     const [bioA, bioB] = [await bio(a), await bio(b)];
     expect([['first by 0', 'second by 0'], ['second by 1', 'first by 1']]).toContainEqual([bioA, bioB]);
   });
 
   it('are answered 409 ConflictError after a bounded number of attempts', async () => {
-    const a = (await t.request('POST', '/api/authors', { data: { name: 'Contended' } })).body.data.documentId;
+    const a = await authorNamed('Contended');
     let attempts = 0;
     const failing = t.app.documents.transaction(async (documents, trx) => {
       attempts++;
@@ -225,7 +244,7 @@ describe('deadlocks and serialization failures', () => {
   });
 
   it('answer 503 ServiceUnavailableError when a lock is not available in time', async () => {
-    const a = (await t.request('POST', '/api/authors', { data: { name: 'Held' } })).body.data.documentId;
+    const a = await authorNamed('Held');
     const held = signal();
     const release = signal();
     const holder = t.sql.transaction(async (trx) => {
