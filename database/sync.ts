@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ContentType } from '../core/content-types/types.ts';
+import { configurationError } from '../core/errors.ts';
 
 /** The sequence every component instance takes its `id` from. */
 export const COMPONENT_ID_SEQUENCE = 'vellum_component_ids';
@@ -13,6 +14,36 @@ export function uniqueIndexName(table: string, attribute: string): string {
 }
 
 const UNIQUE_SUFFIX = '_uq';
+
+/** Name of the index that keeps a single type to one document per locale (and version). */
+export const singleTypeIndexName = (table: string): string => `${table.slice(0, 50)}_single_key`;
+
+/**
+ * A single type has one document: per locale, one draft row and one published row at most,
+ * enforced by the database so no race of first writes can make a second. A type that stops
+ * being single loses the index.
+ */
+async function syncSingleTypeIndex(db: Knex, ct: ContentType): Promise<void> {
+  const t = ct.collectionName;
+  const index = singleTypeIndexName(t);
+  if (ct.kind !== 'singleType') {
+    await db.raw(`DROP INDEX IF EXISTS ??`, [index]);
+    return;
+  }
+  try {
+    await db.raw(
+      `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (coalesce(locale, ''), (published_at IS NULL))`, [index, t],
+    );
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23505') throw err;
+    // a database written before the index existed may hold the documents of a lost race: which
+    // one to keep is the owner's decision, not something to guess at start-up
+    throw configurationError(
+      `The single type ${ct.uid} has more than one document in table "${t}" (a race of first writes in an earlier `
+      + 'version): delete the rows of all but one document, then start again.',
+    );
+  }
+}
 
 /**
  * Rows up to a full 8 kB page stay inline and uncompressed. With PostgreSQL's default (2 kB) a
@@ -56,6 +87,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? USING gin (data jsonb_path_ops)`, [`${t.slice(0, 54)}_data_gin`, t]);
     // every read is scoped by locale and status: counts become index-only scans
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (locale, published_at)`, [`${t.slice(0, 54)}_scope`, t]);
+    await syncSingleTypeIndex(db, ct);
 
     const wanted = new Map<string, string>();
     for (const [name, attr] of Object.entries(ct.attributes)) {

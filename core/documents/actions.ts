@@ -73,9 +73,11 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     await applyInverseWrites(ctx.db, registry, documentId, inverse, locale ?? localeParam(ctx));
   }
 
+  // rows a write changes but keeps take NO KEY UPDATE: it does not wait for (nor block) a write
+  // that only holds them as a relation target (relations.ts's KEY SHARE); a delete takes UPDATE
   const rowsOf = (ctx: DocumentContext, documentId: string, locale: string | undefined, published: boolean): Promise<Row[]> =>
     inScope(table(ctx).select(ROW_COLUMNS).where('document_id', documentId), ctx.contentType, { status: published ? 'published' : 'draft', locale })
-      .orderBy('id').forUpdate();
+      .orderBy('id').forNoKeyUpdate();
 
   function requireDraftAndPublish(ctx: DocumentContext): void {
     if (!ctx.contentType.options.draftAndPublish) throw applicationError(`Draft & publish is not enabled for ${ctx.uid}`);
@@ -115,7 +117,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     },
     async update(ctx) {
       const { documentId } = ctx.params;
-      const q = table(ctx).select(ROW_COLUMNS).where('document_id', documentId).orderBy('id').forUpdate().first();
+      const q = table(ctx).select(ROW_COLUMNS).where('document_id', documentId).orderBy('id').forNoKeyUpdate().first();
       const existing = (await inScope(q, ctx.contentType, scopeOf(ctx.params))) as Row | undefined;
       if (!existing) return null;
       await write(ctx, documentId, ctx.params.data, { row: existing });

@@ -1,6 +1,6 @@
-import { fieldErrors, isAppError, serviceUnavailable, validationError, type AppError } from '../errors.ts';
+import { conflict, fieldErrors, isAppError, serviceUnavailable, validationError, type AppError } from '../errors.ts';
 import type { ContentType } from '../content-types/types.ts';
-import { uniqueIndexName } from '../../database/sync.ts';
+import { singleTypeIndexName, uniqueIndexName } from '../../database/sync.ts';
 
 interface PgError { code?: string; constraint?: string }
 
@@ -11,13 +11,17 @@ const isPgError = (err: unknown): err is { code: string; constraint?: string } &
 
 /**
  * Turn what PostgreSQL refused into the client's mistake it really is: a unique index
- * violation names the attribute; bad data the validators let through (class 22) or a value
- * too large for an index (54000) is a ValidationError. Nothing of the SQL leaks.
+ * violation names the attribute (a single type's second document is a 409); bad data the
+ * validators let through (class 22) or a value too large for an index (54000) is a
+ * ValidationError. Nothing of the SQL leaks.
  */
 export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
   const unavailable = databaseUnavailable(err);
   if (unavailable) return unavailable;
   if (isAppError(err) || !isPgError(err)) return err;
+  if (err.code === '23505' && err.constraint === singleTypeIndexName(ct.collectionName)) {
+    return conflict(`${ct.uid} is a single type: it already has a document in this locale`);
+  }
   if (err.code === '23505' && err.constraint) {
     for (const name of Object.keys(ct.attributes)) {
       if (uniqueIndexName(ct.collectionName, name) === err.constraint) {

@@ -27,9 +27,10 @@ const positionIssue = (path: string[], message: string): FieldIssue =>
   ({ path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value: null });
 
 /**
- * Check that every referenced document and file exists (one statement per target type),
- * then compute the stored value of every owning relation. Inverse relations are not stored
- * on this side: they are returned for `applyInverseWrites`.
+ * Check that every referenced document and file exists (one statement per target type) and
+ * keep it from being deleted before the write commits, then compute the stored value of every
+ * owning relation. Inverse relations are not stored on this side: they are returned for
+ * `applyInverseWrites`.
  */
 export async function resolveRelations(
   db: Knex,
@@ -47,7 +48,11 @@ export async function resolveRelations(
   const found = new Map<string, Set<string>>();
   for (const [uid, ids] of wanted) {
     if (ids.size === 0) continue;
-    const rows = await db(registry.contentType(uid).collectionName).distinct('document_id').whereIn('document_id', [...ids]);
+    // KEY SHARE until the write commits: a concurrent delete of a target waits for it (and then
+    // removes the new reference), or went first and the target is not found; an edit of the
+    // target (NO KEY UPDATE) does not wait. Ordered by id, as every locker of several rows.
+    const rows = await db(registry.contentType(uid).collectionName)
+      .select('document_id').whereIn('document_id', [...ids]).orderBy('id').forKeyShare();
     found.set(uid, new Set(rows.map((r: { document_id: string }) => r.document_id)));
   }
 
@@ -76,7 +81,7 @@ export async function resolveRelations(
     const ids = [...new Set(media.flatMap((m) => m.ids))];
     const files = registry.hasContentType(FILE_UID) ? registry.contentType(FILE_UID).collectionName : null;
     const rows: Array<{ id: number; mime: string | null }> = files && ids.length
-      ? await db(files).select('id', db.raw(`data ->> 'mime' AS mime`)).whereIn('id', ids)
+      ? await db(files).select('id', db.raw(`data ->> 'mime' AS mime`)).whereIn('id', ids).orderBy('id').forKeyShare()
       : [];
     const mimeOf = new Map(rows.map((r) => [r.id, r.mime ?? '']));
     for (const m of media) {

@@ -3,6 +3,8 @@ import type { Registry } from '../content-types/registry.ts';
 import { translateDatabaseError } from './db-errors.ts';
 import { createCoreActions } from './actions.ts';
 import { createStatementNamer } from '../../database/prepared.ts';
+import { takeWriteLock, writeLockKey } from './locks.ts';
+import { writeTransaction } from './transaction.ts';
 import {
   WRITE_ACTIONS, type Action, type DocumentApi, type DocumentContext, type DocumentMiddleware, type DocumentService,
   type ParamsOf, type ResultOf,
@@ -22,11 +24,27 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
   const middlewares: DocumentMiddleware[] = [];
   const core = createCoreActions(registry, createStatementNamer());
 
+  // the write locks each open transaction holds already: a nested call does not ask again
+  const held = new WeakMap<Knex, Set<string>>();
+  async function lock(trx: Knex, key: string): Promise<void> {
+    const keys = held.get(trx) ?? new Set<string>();
+    if (keys.has(key)) return;
+    await takeWriteLock(trx, key);
+    held.set(trx, keys.add(key));
+  }
+
   /** Run an action; inside `conn` (a transaction already open) or, for a write, in a new one. */
   function run<A extends Action>(uid: string, action: A, params: ParamsOf[A], conn?: Knex): Promise<ResultOf[A]> {
     const contentType = registry.contentType(uid);
+    const write = WRITE_ACTIONS.has(action);
     const exec = async (c: Knex): Promise<ResultOf[A]> => {
-      const ctx: DocumentContext<A> = { uid, contentType, action, params, db: c, documents: (other) => api(other, c) };
+      // middleware rewrites params (draft & publish, i18n): a retried transaction starts from the caller's
+      const ctx: DocumentContext<A> = {
+        uid, contentType, action, params: { ...params }, db: c, documents: (other) => api(other, c),
+      };
+      // writers to one document queue up before reading anything of it
+      const key = write ? writeLockKey(contentType, (params as { documentId?: string }).documentId) : null;
+      if (key) await lock(c, key);
       const dispatch = (i: number): Promise<unknown> =>
         i < middlewares.length
           ? middlewares[i](ctx as DocumentContext, () => dispatch(i + 1))
@@ -34,7 +52,7 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
       return (await dispatch(0)) as ResultOf[A];
     };
     // one transaction per write: a failure anywhere leaves nothing half-written
-    const started = conn ? exec(conn) : WRITE_ACTIONS.has(action) ? db().transaction((trx) => exec(trx)) : exec(db());
+    const started = conn ? exec(conn) : write ? writeTransaction(db(), (trx) => exec(trx)) : exec(db());
     return started.catch((err: unknown) => {
       throw translateDatabaseError(err, contentType);
     });
@@ -48,6 +66,10 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
 
   const service = ((uid: string) => api(uid)) as DocumentService;
   service.use = (mw) => { middlewares.push(mw); };
-  service.transaction = (work) => db().transaction((trx) => work((uid) => api(uid, trx), trx));
+  service.transaction = (work) => writeTransaction(db(), (trx) => work((uid) => api(uid, trx), trx));
+  service.lock = async (trx, uid, documentId) => {
+    const key = writeLockKey(registry.contentType(uid), documentId);
+    if (key) await lock(trx, key);
+  };
   return service;
 }

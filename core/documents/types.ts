@@ -105,7 +105,15 @@ export interface DocumentService {
   use(middleware: DocumentMiddleware): void;
   /**
    * Run several calls as one write: `work` gets the service bound to one transaction (and the
-   * transaction itself); anything thrown rolls all of it back.
+   * transaction itself); anything thrown rolls all of it back. A transaction PostgreSQL aborts
+   * for a deadlock or a serialization failure runs again (a few times, then a 409), so `work`
+   * must be safe to run again.
    */
   transaction<T>(work: (documents: (uid: string) => DocumentApi, trx: Knex.Transaction) => Promise<T>): Promise<T>;
+  /**
+   * Inside `trx`, wait for and then hold until it ends the lock every write to this document
+   * takes (a single type's: its only document, whatever `documentId`), for a read-then-write
+   * that must not interleave with another writer (a single type's first PUT, say).
+   */
+  lock(trx: Knex.Transaction, uid: string, documentId?: string): Promise<void>;
 }

@@ -6,6 +6,7 @@ import type { RequestContext } from '../../core/http/server.ts';
 import { paginationMeta } from '../../core/query/pagination.ts';
 import type { Query } from '../../core/query/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
+import type { DocumentApi } from '../../core/documents/types.ts';
 import { parseRestQuery, type QueryConfig } from '../../core/query/parse.ts';
 import { sanitizeInput } from '../../core/documents/sanitize.ts';
 import { wantsV4, toV4 } from './v4.ts';
@@ -45,13 +46,16 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
     ctx.body = { data: present(ctx, doc), meta: {} };
   };
 
-  /** The documentId a request is about: from the path, or a single type's one document (in any version or locale). */
-  async function documentIdOf(ctx: RequestContext): Promise<string | undefined> {
-    if (!single) return ctx.params.documentId;
+  /** A single type's one document (in any version or locale), if it has one yet. */
+  async function singleDocumentId(api: DocumentApi = docs): Promise<string | undefined> {
     // only its id is needed, not the document built
-    const existing = await docs.findFirst({ status: 'draft', locale: '*', fields: [] });
+    const existing = await api.findFirst({ status: 'draft', locale: '*', fields: [] });
     return existing?.documentId as string | undefined;
   }
+
+  /** The documentId a request is about: from the path, or a single type's one document. */
+  const documentIdOf = (ctx: RequestContext): Promise<string | undefined> =>
+    (single ? singleDocumentId() : Promise.resolve(ctx.params.documentId));
 
   const version = (action: 'publish' | 'unpublish' | 'discardDraft') => async (ctx: RequestContext): Promise<void> => {
     const q = query(ctx);
@@ -84,10 +88,18 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
     async update(ctx) {
       const q = query(ctx);
       const data = input(ctx);
-      const documentId = await documentIdOf(ctx);
-      // PUT on a single type creates it the first time
-      if (single && !documentId) answer(ctx, await docs.create({ ...q, data }));
-      else answer(ctx, documentId ? await docs.update({ ...q, documentId, data }) : null);
+      if (!single) {
+        answer(ctx, await docs.update({ ...q, documentId: ctx.params.documentId, data }));
+        return;
+      }
+      // PUT on a single type creates it the first time: looked up and written under the type's
+      // lock, so parallel first PUTs make one document (the others update it)
+      answer(ctx, await app.documents.transaction(async (documents, trx) => {
+        await app.documents.lock(trx, ct.uid);
+        const documentId = await singleDocumentId(documents(ct.uid));
+        const api = documents(ct.uid);
+        return documentId ? api.update({ ...q, documentId, data }) : api.create({ ...q, data });
+      }));
     },
     async delete(ctx) {
       const q = query(ctx);
