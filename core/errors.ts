@@ -87,6 +87,10 @@ export function invalidKey(key: string, path: string, source: 'query' | 'body', 
 export const notFound = (message = 'Not Found', details: Record<string, unknown> = {}): AppError =>
   new AppError('NotFoundError', message, details);
 
+/** Authenticated, but not allowed to do this (a permission action the role or token lacks). */
+export const forbidden = (message = 'Forbidden', details: Record<string, unknown> = {}): AppError =>
+  new AppError('ForbiddenError', message, details);
+
 export const methodNotAllowed = (): AppError => new AppError('MethodNotAllowedError', 'Method Not Allowed');
 
 export const payloadTooLarge = (message = 'Payload Too Large'): AppError =>

@@ -13,7 +13,8 @@ export type RelationInput =
   | { kind: 'set'; refs: RelationRef[] }
   | { kind: 'patch'; connect: RelationRef[]; disconnect: RelationRef[] };
 
-const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** What a documentId may look like (generated ones are cuid2s; imported ones may differ). */
+export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const fail = (path: string[], message: string, value: unknown): { issue: FieldIssue } => ({
   issue: { path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value },

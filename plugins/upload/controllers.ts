@@ -1,12 +1,14 @@
 import { isPlainObject } from '../../core/config/merge.ts';
 import { FILE_UID } from '../../core/content-types/types.ts';
-import { notFound, validationError } from '../../core/errors.ts';
+import { forbidden, notFound, validationError } from '../../core/errors.ts';
+import { DOCUMENT_ID } from '../../core/documents/relation-input.ts';
 import type { App } from '../../core/kernel/app.ts';
 import type { RequestContext } from '../../core/http/server.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import { parseRestQuery, type QueryConfig } from '../../core/query/parse.ts';
 import { parseMultipart } from './multipart.ts';
-import type { FileInfo, Link, UploadService } from './service.ts';
+import type { Link } from './link.ts';
+import type { FileInfo, UploadService } from './service.ts';
 
 /**
  * A file as the upload routes answer it, with Strapi's `isUrlSigned` (public files are not).
@@ -47,12 +49,32 @@ function fileInfos(values: string[] | undefined): FileInfo[] {
   return out;
 }
 
-/** `ref`, `refId` and `field` together attach the uploads to a document's media attribute. */
-function linkOf(fields: Map<string, string[]>): Link | undefined {
+/**
+ * `ref`, `refId` and `field` together attach the uploads to a document's media attribute;
+ * `?locale=` picks the localization a documentId means (as on PUT).
+ */
+function linkOf(fields: Map<string, string[]>, query: Record<string, unknown>): Link | undefined {
   const [ref, refId, field] = ['ref', 'refId', 'field'].map((k) => fields.get(k)?.[0]);
   if (ref === undefined && refId === undefined && field === undefined) return undefined;
   if (!ref || !refId || !field) throw validationError('ref, refId and field go together', { key: 'ref' });
-  return { ref, refId, field };
+  // a row id or a documentId: anything else (a NUL, say) names no document and never reaches SQL
+  if (!/^\d{1,15}$/.test(refId) && !DOCUMENT_ID.test(refId)) {
+    throw validationError('Invalid refId: expected a row id or a documentId', { key: 'refId' });
+  }
+  const { locale } = query;
+  if (locale !== undefined && typeof locale !== 'string') {
+    throw validationError('Invalid locale', { key: 'locale', source: 'query' });
+  }
+  return { ref, refId, field, locale };
+}
+
+/**
+ * Linking writes the target document: it needs what `PUT` of that document needs (`<uid>.update`),
+ * not only the upload permission. No auth plugin (`auth` unset): nothing to check, as for every route.
+ */
+function requireUpdate(ctx: RequestContext, link: Link): void {
+  const auth = ctx.state.auth;
+  if (auth && !auth.allows(`${link.ref}.update`)) throw forbidden();
 }
 
 /** The upload routes, Strapi's content-API shapes: bare arrays and objects, no `{data, meta}`. */
@@ -69,7 +91,9 @@ export function createUploadControllers(app: App, service: UploadService, sizeLi
         ctx.body = present(doc);
         return;
       }
-      const created = await service.upload(files, infos, linkOf(fields));
+      const link = linkOf(fields, ctx.state.query);
+      if (link) requireUpdate(ctx, link);
+      const created = await service.upload(files, infos, link);
       ctx.status = 201;
       ctx.body = created.map((d) => present(d));
     },

@@ -2,7 +2,8 @@ import { definePlugin } from '../../core/kernel/plugin.ts';
 import { restApiConfig } from '../../core/config/rest.ts';
 import { readUploadConfig } from './config.ts';
 import { fileContentType } from './file-schema.ts';
-import { loadProvider } from './providers.ts';
+import { loadProvider, uploadsDir } from './providers.ts';
+import { uploadResponseHeaders } from './serve.ts';
 import { createUploadService, type UploadService } from './service.ts';
 import { createUploadControllers } from './controllers.ts';
 
@@ -24,6 +25,8 @@ export const uploadPlugin = definePlugin({
     // the provider is only set up here (no database yet): the service reaches the pool when called
     const { name, provider } = await loadProvider(config.provider, config.providerOptions, app.publicDir);
     const service = createUploadService(app, config, provider, name);
+    // whichever provider is configured: files left in public/uploads are still served from there
+    app.server.use(uploadResponseHeaders(uploadsDir(app.publicDir)));
 
     const rest = restApiConfig(app.config);
     const prefix = rest.prefix;

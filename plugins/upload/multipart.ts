@@ -10,6 +10,15 @@ export interface IncomingFile {
   buffer: Buffer;
 }
 
+/** File names are kept (`name`) and shown: no control characters, and no longer than file systems hold. */
+function checkFileName(name: string): string {
+  if (/[\u0000-\u001f\u007f]/.test(name)) {
+    throw validationError('A file name must not contain control characters (NUL, …)', { key: 'files' });
+  }
+  if (name.length > 255) throw validationError('A file name must not be longer than 255 characters', { key: 'files' });
+  return name;
+}
+
 export interface ParsedUpload {
   files: IncomingFile[];
   /** every other form field, each possibly repeated (a Map: field names are client input) */
@@ -44,7 +53,8 @@ export async function parseMultipart(req: IncomingMessage, sizeLimit: number): P
     const wanted = [...(files.files ?? [])].sort((a, b) => (arrival.get(a) ?? 0) - (arrival.get(b) ?? 0));
     const out: IncomingFile[] = [];
     for (const f of wanted) {
-      out.push({ name: f.originalFilename || 'file', mime: f.mimetype || 'application/octet-stream', buffer: await readFile(f.filepath) });
+      const name = checkFileName(f.originalFilename || 'file');
+      out.push({ name, mime: f.mimetype || 'application/octet-stream', buffer: await readFile(f.filepath) });
     }
     const plain = new Map<string, string[]>();
     for (const [key, value] of Object.entries(fields)) if (value) plain.set(key, value);

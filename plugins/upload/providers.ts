@@ -30,9 +30,12 @@ export interface UploadProvider {
 
 interface ProviderModule { init(options: PlainObject): UploadProvider }
 
+/** Where the built-in provider writes: `uploads/` in the public folder, served at `/uploads/...`. */
+export const uploadsDir = (publicDir: string): string => path.join(publicDir, 'uploads');
+
 /** The built-in provider: files under `<app>/public/uploads`, served at `/uploads/...`. */
 export function localProvider(options: { publicDir: string }): UploadProvider {
-  const dir = path.join(options.publicDir, 'uploads');
+  const dir = uploadsDir(options.publicDir);
   const fileOf = (file: ProviderFile): string => {
     // hash and ext are made by Vellum, but a provider never trusts a path it writes to
     const name = `${file.hash}${file.ext}`;

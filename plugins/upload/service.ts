@@ -1,20 +1,18 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Knex } from 'knex';
 import type { App } from '../../core/kernel/app.ts';
-import { FILE_UID, type MediaAttribute } from '../../core/content-types/types.ts';
-import { fieldErrors, notFound, validationError } from '../../core/errors.ts';
-import { allowedTypesIssue } from '../../core/content-types/media.ts';
+import { FILE_UID } from '../../core/content-types/types.ts';
+import { notFound, validationError } from '../../core/errors.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import type { UploadConfig } from './config.ts';
+import { storedTypeOf, type StoredType } from './detect-type.ts';
 import { kilobytes, makeFormats, probeImage } from './images.ts';
+import { createLinker, type Link } from './link.ts';
 import type { IncomingFile } from './multipart.ts';
 import type { ProviderFile, UploadProvider } from './providers.ts';
 
 export interface FileInfo { name?: string; alternativeText?: string | null; caption?: string | null }
-/** Where new uploads are attached: a media attribute of one document (`refId` = row id or documentId). */
-export interface Link { ref: string; refId: string; field: string }
 
 /** Every file it answers is read with `redact: true`: private attributes (`folderPath`) never reach a client. */
 export interface UploadService {
@@ -25,6 +23,12 @@ export interface UploadService {
   findById(id: number): Promise<Doc | null>;
 }
 
+/** An upload with the type its bytes have (detect-type.ts): what is stored, checked and served. */
+type TypedFile = IncomingFile & StoredType;
+
+const typed = (file: IncomingFile): Promise<TypedFile> =>
+  storedTypeOf(file.name, file.buffer, file.mime).then((type) => ({ ...file, ...type }));
+
 /** Strapi-like hash: the file name made safe, then a random suffix. */
 function hashOf(name: string): string {
   const base = path.basename(name, path.extname(name)).normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
@@ -34,6 +38,7 @@ function hashOf(name: string): string {
 
 /** The upload plugin's work, shared by its routes: bytes go to the provider, records to the document service. */
 export function createUploadService(app: App, config: UploadConfig, provider: UploadProvider, providerName: string): UploadService {
+  const linker = createLinker(app);
   /** Give every stored piece back to the provider: a failed upload leaves no bytes behind. */
   async function discard(stored: ProviderFile[]): Promise<void> {
     for (const file of stored) {
@@ -42,9 +47,10 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
   }
 
   /** Store one file and its formats with the provider; returns the file's record data. */
-  async function store(file: IncomingFile, info: FileInfo, stored: ProviderFile[]): Promise<Record<string, unknown>> {
+  async function store(file: TypedFile, info: FileInfo, stored: ProviderFile[]): Promise<Record<string, unknown>> {
     const name = info.name ?? file.name;
-    const ext = path.extname(file.name).toLowerCase();
+    // from the type, never from the client's name: the file server derives the served type from it
+    const { ext } = file;
     const hash = hashOf(file.name);
     const image = await probeImage(file.buffer, file.mime);
     const main: ProviderFile = {
@@ -79,41 +85,20 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
     return [main, ...formats];
   }
 
-  /** Check a link before anything is stored: the document, the media attribute, the file types. */
-  async function checkLink(link: Link, uploads: IncomingFile[]): Promise<{ attr: MediaAttribute; table: string; rows: Array<{ id: number; data: Record<string, unknown> }> }> {
-    if (!app.registry.hasContentType(link.ref)) throw validationError(`Invalid ref: ${link.ref} is not a content-type`, { key: 'ref' });
-    const ct = app.registry.contentType(link.ref);
-    const attr = Object.hasOwn(ct.attributes, link.field) ? ct.attributes[link.field] : undefined;
-    if (!attr || attr.type !== 'media') throw validationError(`Invalid field: ${link.field} is not a media attribute of ${link.ref}`, { key: 'field' });
-    const q = app.db(ct.collectionName).select('id', 'data');
-    const rows = /^\d{1,15}$/.test(link.refId) ? await q.where('id', Number(link.refId)) : await q.where('document_id', link.refId);
-    if (rows.length === 0) throw validationError(`Document with id "${link.refId}" not found in ${link.ref}`, { key: 'refId' });
-    const refused = allowedTypesIssue(attr, uploads.map((u) => u.mime), [link.field]);
-    if (refused) throw fieldErrors([refused]);
-    return { attr, table: ct.collectionName, rows };
-  }
-
-  async function attach(trx: Knex, target: Awaited<ReturnType<typeof checkLink>>, field: string, ids: number[]): Promise<void> {
-    for (const row of target.rows) {
-      const current = row.data[field];
-      const value = target.attr.multiple ? [...new Set([...(Array.isArray(current) ? current as number[] : []), ...ids])] : ids[ids.length - 1];
-      await trx(target.table).where('id', row.id)
-        .update({ data: trx.raw('jsonb_set(data, ARRAY[?]::text[], ?::jsonb)', [field, JSON.stringify(value)]), updated_at: trx.fn.now() });
-    }
-  }
-
   const service: UploadService = {
     async upload(uploads, infos, link) {
       if (uploads.length === 0) throw validationError('Files are empty');
-      const target = link ? await checkLink(link, uploads) : undefined;
+      const files = await Promise.all(uploads.map(typed));
+      // everything that can be refused is, before a byte is stored
+      const target = link ? await linker.check(link, files.map((f) => f.mime)) : undefined;
       const stored: ProviderFile[] = [];
       try {
         const records: Record<string, unknown>[] = [];
-        for (const [i, file] of uploads.entries()) records.push(await store(file, infos[i] ?? {}, stored));
+        for (const [i, file] of files.entries()) records.push(await store(file, infos[i] ?? {}, stored));
         return await app.documents.transaction(async (docs, trx) => {
           const created: Doc[] = [];
           for (const data of records) created.push(await docs(FILE_UID).create({ data, redact: true }));
-          if (target && link) await attach(trx, target, link.field, created.map((d) => d.id as number));
+          if (target) await linker.attach(docs, trx, target, created.map((d) => d.id as number));
           return created;
         });
       } catch (err) {
@@ -124,10 +109,11 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
     async replace(id, file, info) {
       const existing = await service.findById(id);
       if (!existing) throw notFound('file.notFound');
+      const replacement = await typed(file);
       const stored: ProviderFile[] = [];
       let updated: Doc | null;
       try {
-        const data = await store(file, { ...info, name: info.name ?? file.name }, stored);
+        const data = await store(replacement, { ...info, name: info.name ?? file.name }, stored);
         data.alternativeText = info.alternativeText !== undefined ? info.alternativeText : existing.alternativeText;
         data.caption = info.caption !== undefined ? info.caption : existing.caption;
         updated = await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data, redact: true });

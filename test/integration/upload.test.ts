@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { copyApp, type TestApp } from '../../testing.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
+import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
 
 let t: TestApp;
 let appDir: string;
@@ -15,15 +16,25 @@ const onDisk = async (): Promise<string[]> => (existsSync(uploadsDir()) ? (await
 const fileRows = async (): Promise<number> => Number((await t.sql('files').count({ n: '*' }).first())!.n);
 
 type Part = [field: string, value: string] | [field: string, data: Buffer, type: string, name: string];
-async function upload(parts: Part[], query = ''): Promise<{ status: number; body: any }> {
+async function upload(parts: Part[], query = '', token = t.token): Promise<{ status: number; body: any }> {
   const fd = new FormData();
   for (const p of parts) {
     if (p.length === 2) fd.append(p[0], p[1]);
     else fd.append(p[0], new Blob([new Uint8Array(p[1])], { type: p[2] }), p[3]);
   }
-  const res = await fetch(`${t.url}/api/upload${query}`, { method: 'POST', body: fd, headers: { authorization: `Bearer ${t.token}` } });
+  const res = await fetch(`${t.url}/api/upload${query}`, { method: 'POST', body: fd, headers: { authorization: `Bearer ${token}` } });
   return { status: res.status, body: await res.json() };
 }
+/** `ref`, `refId` and `field` naming an article's media attribute */
+const linkTo = (refId: string | number, field = 'gallery'): Part[] => [['ref', 'api::article.article'], ['refId', String(refId)], ['field', field]];
+/** the file ids of an article's media attribute, as REST reads it (the published version unless the query says) */
+async function mediaIds(documentId: string, field = 'gallery', query = ''): Promise<number[]> {
+  const res = await t.request('GET', `/api/articles/${documentId}?populate[0]=${field}${query}`);
+  expect(res.status).toBe(200);
+  const value = res.body.data[field];
+  return value === null ? [] : (Array.isArray(value) ? value : [value]).map((f: any) => f.id);
+}
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 beforeAll(async () => {
   appDir = await copyApp(BLOG);
@@ -114,17 +125,53 @@ describe('POST /api/upload', () => {
 describe('linking uploads to a document', () => {
   it('sets a single media attribute and appends to a multiple one (refId: documentId or row id)', async () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'Linked' } })).body.data;
-    const cover = await upload([['files', small, 'image/jpeg', 'cover.jpg'], ['ref', 'api::article.article'], ['refId', article.documentId], ['field', 'cover']]);
+    const cover = await upload([['files', small, 'image/jpeg', 'cover.jpg'], ...linkTo(article.documentId, 'cover')]);
     expect(cover.status).toBe(201);
-    const g1 = await upload([['files', small, 'image/jpeg', 'g1.jpg'], ['ref', 'api::article.article'], ['refId', article.documentId], ['field', 'gallery']]);
-    const g2 = await upload([['files', Buffer.from('pdf'), 'application/pdf', 'g2.pdf'], ['ref', 'api::article.article'], ['refId', String(article.id)], ['field', 'gallery']]);
+    const g1 = await upload([['files', small, 'image/jpeg', 'g1.jpg'], ...linkTo(article.documentId)]);
+    // each link published the article again, as PUT does: its published version has a new row id (Strapi 5's publish)
+    const published = (await t.request('GET', `/api/articles/${article.documentId}`)).body.data;
+    const g2 = await upload([['files', PDF, 'application/pdf', 'g2.pdf'], ...linkTo(published.id)]);
     expect(g2.status).toBe(201);
     const read = await t.request('GET', `/api/articles/${article.documentId}?populate[0]=cover&populate[1]=gallery`);
     expect(read.body.data.cover).toMatchObject({ id: cover.body[0].id, name: 'cover.jpg', url: cover.body[0].url, mime: 'image/jpeg', width: 64, height: 48 });
-    // refId as a row id links that one version (the published one here); the documentId links every version
     expect(read.body.data.gallery.map((f: any) => f.id)).toEqual([g1.body[0].id, g2.body[0].id]);
-    const draft = await t.request('GET', `/api/articles/${article.documentId}?status=draft&populate[0]=gallery`);
-    expect(draft.body.data.gallery.map((f: any) => f.id)).toEqual([g1.body[0].id]);
+    // a published version is a copy of its draft: linking it links the draft, then publishes it again
+    expect(await mediaIds(article.documentId, 'gallery', '&status=draft')).toEqual([g1.body[0].id, g2.body[0].id]);
+  });
+
+  it('links the version a Strapi 5 user names: a draft row leaves the published version alone, a draft stays a draft', async () => {
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'Two versions' } })).body.data;
+    const draftRow = (await t.sql('articles').where({ document_id: article.documentId }).whereNull('published_at').first('id')).id;
+    const toDraft = await upload([['files', small, 'image/jpeg', 'draft-only.jpg'], ...linkTo(draftRow)]);
+    expect(toDraft.status).toBe(201);
+    expect(await mediaIds(article.documentId, 'gallery', '&status=draft')).toEqual([toDraft.body[0].id]);
+    expect(await mediaIds(article.documentId)).toEqual([]);
+    // a document that was never published is not published by a link
+    const draft = (await t.request('POST', '/api/articles?status=draft', { data: { title: 'Unpublished' } })).body.data;
+    const linked = await upload([['files', small, 'image/jpeg', 'unpublished.jpg'], ...linkTo(draft.documentId)]);
+    expect(linked.status).toBe(201);
+    expect(await mediaIds(draft.documentId, 'gallery', '&status=draft')).toEqual([linked.body[0].id]);
+    expect((await t.request('GET', `/api/articles/${draft.documentId}`)).status).toBe(404);
+    expect(await t.sql('articles').where({ document_id: draft.documentId }).whereNotNull('published_at')).toHaveLength(0);
+  });
+
+  it('links in the locale asked for (?locale=), never creating a localization, and keeps shared media in step', async () => {
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'English' } })).body.data;
+    const before = [await fileRows(), await onDisk()];
+    const missing = await upload([['files', small, 'image/jpeg', 'fr.jpg'], ...linkTo(article.documentId)], '?locale=fr');
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toMatch(/not found/);
+    const unknown = await upload([['files', small, 'image/jpeg', 'xx.jpg'], ...linkTo(article.documentId)], '?locale=xx');
+    expect(unknown.status).toBe(400);
+    expect([await fileRows(), await onDisk()]).toEqual(before);
+    expect(await t.sql('articles').where({ document_id: article.documentId, locale: 'fr' })).toHaveLength(0);
+    expect((await t.request('PUT', `/api/articles/${article.documentId}?locale=fr`, { data: { title: 'Français' } })).status).toBe(200);
+    const fr = await upload([['files', small, 'image/jpeg', 'fr.jpg'], ...linkTo(article.documentId)], '?locale=fr');
+    expect(fr.status).toBe(201);
+    // gallery is not localized: every locale shows it, drafts and published versions alike
+    for (const query of ['&locale=fr', '&locale=en', '&locale=fr&status=draft', '&locale=en&status=draft']) {
+      expect(await mediaIds(article.documentId, 'gallery', query)).toEqual([fr.body[0].id]);
+    }
   });
 
   it('refuses a file type the attribute does not allow, a bad ref, field or refId — storing nothing', async () => {
@@ -152,6 +199,135 @@ describe('linking uploads to a document', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details.errors[0]).toMatchObject({ path: ['cover'], message: 'cover does not accept files of type text/plain (allowed: images)' });
     expect((await t.request('POST', '/api/articles', { data: { title: 'x', gallery: [text.id] } })).status).toBe(201); // gallery allows files
+  });
+});
+
+describe('linking is an update of the target', () => {
+  const tokenFor = async (name: string, permissions: string[]): Promise<string> =>
+    (await t.app.plugin(usersPermissionsPlugin).tokens.create({ name, type: 'custom', permissions })).accessKey;
+
+  it('needs the update permission on the target: upload alone is a 403 that stores nothing', async () => {
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'Guarded' } })).body.data;
+    const uploadOnly = await tokenFor('upload only', ['plugin::upload.content-api.upload']);
+    const put = await t.request('PUT', `/api/articles/${article.documentId}`, { data: { title: 'Changed' } }, { authorization: `Bearer ${uploadOnly}` });
+    expect(put.status).toBe(403);
+    const rows = () => t.sql('articles').where('document_id', article.documentId).orderBy('id').select('id', 'data', 'updated_at');
+    const before = [await fileRows(), await onDisk(), await rows()];
+    for (const field of ['gallery', 'cover']) {
+      const refused = await upload([['files', small, 'image/jpeg', 'sneaky.jpg'], ...linkTo(article.documentId, field)], '', uploadOnly);
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ data: null, error: { status: 403, name: 'ForbiddenError', message: expect.any(String), details: {} } });
+    }
+    expect([await fileRows(), await onDisk(), await rows()]).toEqual(before);
+    // the upload permission still uploads to the media library
+    expect((await upload([['files', small, 'image/jpeg', 'library.jpg']], '', uploadOnly)).status).toBe(201);
+    const editor = await tokenFor('upload and update articles', ['plugin::upload.content-api.upload', 'api::article.article.update']);
+    const linked = await upload([['files', small, 'image/jpeg', 'allowed.jpg'], ...linkTo(article.documentId)], '', editor);
+    expect(linked.status).toBe(201);
+    expect(await mediaIds(article.documentId)).toEqual([linked.body[0].id]);
+  });
+
+  it('keeps every one of 8 parallel uploads to one gallery', async () => {
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'Busy gallery' } })).body.data;
+    const sent = await Promise.all(Array.from({ length: 8 }, (_, i) => upload([['files', small, 'image/jpeg', `parallel-${i}.jpg`], ...linkTo(article.documentId)])));
+    expect(sent.map((r) => r.status)).toEqual(Array(8).fill(201));
+    const ids = sent.map((r) => r.body[0].id as number).sort((a, b) => a - b);
+    expect((await mediaIds(article.documentId)).sort((a, b) => a - b)).toEqual(ids);
+    expect((await mediaIds(article.documentId, 'gallery', '&status=draft')).sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('refuses a NUL in refId with a 400, storing nothing', async () => {
+    const before = [await fileRows(), await onDisk()];
+    for (const refId of ['abc\u0000def', '1\u0000']) {
+      const res = await upload([['files', small, 'image/jpeg', 'nul.jpg'], ...linkTo(refId)]);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ name: 'ValidationError', details: { key: 'refId' } });
+    }
+    expect([await fileRows(), await onDisk()]).toEqual(before);
+  });
+});
+
+describe('what an upload is: its bytes decide', () => {
+  const HTML = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
+  const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+
+  it('refuses HTML declared as an image (or a PDF, or a video), storing nothing', async () => {
+    const before = [await fileRows(), await onDisk()];
+    for (const [mime, name] of [['image/png', 'evil.png'], ['image/png', 'evil.html'], ['application/pdf', 'evil.pdf'], ['video/mp4', 'evil.mp4']]) {
+      const res = await upload([['files', HTML, mime, name]]);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: expect.stringContaining(mime) });
+    }
+    // bytes of one kind declared as another: a PNG is not a text file, a PDF not an image
+    expect((await upload([['files', small, 'text/plain', 'photo.txt']])).status).toBe(400);
+    expect((await upload([['files', PDF, 'image/png', 'doc.png']])).status).toBe(400);
+    expect([await fileRows(), await onDisk()]).toEqual(before);
+  });
+
+  it('stores and serves a file as the type its bytes have, with that type\'s extension', async () => {
+    const [png, jpeg] = (await upload([['files', big, 'application/octet-stream', 'picture.txt'], ['files', small, 'image/png', 'photo.png']])).body;
+    expect(png).toMatchObject({ mime: 'image/png', ext: '.png', width: 1200, height: 800 });
+    expect(png.url).toMatch(/\.png$/);
+    expect(Object.keys(png.formats).length).toBeGreaterThan(0);
+    expect(jpeg).toMatchObject({ mime: 'image/jpeg', ext: '.jpg', width: 64 });
+    expect((await fetch(t.url + jpeg.url)).headers.get('content-type')).toBe('image/jpeg');
+    const [pdf, unknown] = (await upload([['files', PDF, 'application/pdf', 'report'], ['files', Buffer.from([0, 1, 2, 3]), 'application/x-custom', 'data.exe']])).body;
+    expect(pdf).toMatchObject({ mime: 'application/pdf', ext: '.pdf' });
+    expect(unknown).toMatchObject({ mime: 'application/octet-stream', ext: '.bin' });
+  });
+
+  it('checks allowedTypes against the type the bytes have, not the declared one', async () => {
+    const article = (await t.request('POST', '/api/articles', { data: { title: 'Typed media' } })).body.data;
+    const png = await upload([['files', small, 'application/octet-stream', 'cover.bin'], ...linkTo(article.documentId, 'cover')]);
+    expect(png.status).toBe(201);
+    expect(png.body[0].mime).toBe('image/jpeg');
+    const before = [await fileRows(), await onDisk()];
+    const pdf = await upload([['files', PDF, 'application/octet-stream', 'cover.jpg'], ...linkTo(article.documentId, 'cover')]);
+    expect(pdf.status).toBe(400);
+    expect(pdf.body.error.message).toBe('cover does not accept files of type application/pdf (allowed: images)');
+    expect([await fileRows(), await onDisk()]).toEqual(before);
+    expect(await mediaIds(article.documentId, 'cover')).toEqual([png.body[0].id]);
+  });
+
+  it('serves what a browser would run (SVG, HTML, XML) as an attachment, under a sandboxing CSP and nosniff', async () => {
+    const [svg, html, xml, text] = (await upload([
+      ['files', SVG, 'image/svg+xml', 'logo.svg'], ['files', HTML, 'text/html', 'page.html'],
+      ['files', Buffer.from('<?xml version="1.0"?><a/>'), 'application/xml', 'feed.xml'], ['files', Buffer.from('plain words'), 'text/plain', 'notes.txt'],
+    ])).body;
+    expect(svg).toMatchObject({ mime: 'image/svg+xml', ext: '.svg' });
+    expect(html).toMatchObject({ mime: 'text/html', ext: '.html' });
+    for (const file of [svg, html, xml]) {
+      const res = await fetch(t.url + file.url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-disposition')).toBe('attachment');
+      expect(res.headers.get('content-security-policy')).toMatch(/(^|;\s*)sandbox(;|$)/);
+      expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect((await fetch(t.url + svg.url)).headers.get('content-type')).toBe('image/svg+xml');
+    // the file sent decides, not how the URL spells it
+    const spelled = await fetch(t.url + html.url.replace('/uploads/', '/%75ploads/'));
+    expect(spelled.status).toBe(200);
+    expect(spelled.headers.get('content-disposition')).toBe('attachment');
+    // images and plain text are shown, still under the CSP
+    for (const file of [text, (await upload([['files', small, 'image/jpeg', 'shown.jpg']])).body[0]]) {
+      const res = await fetch(t.url + file.url);
+      expect(res.headers.get('content-disposition')).toBeNull();
+      expect(res.headers.get('content-security-policy')).toMatch(/sandbox/);
+    }
+    // an SVG is an image (allowedTypes), but a text that is not one cannot pass for it
+    expect((await upload([['files', Buffer.from('just text'), 'image/svg+xml', 'fake.svg']])).status).toBe(400);
+  });
+
+  it('refuses a file name with a NUL or a 300-character extension (400, not 500), storing nothing', async () => {
+    const before = [await fileRows(), await onDisk()];
+    for (const name of ['a\u0000.png', 'a.png\u0000.html', `a.${'x'.repeat(300)}`]) {
+      const res = await upload([['files', small, 'image/jpeg', name]]);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: expect.stringMatching(/^A file name must not/) });
+    }
+    expect([await fileRows(), await onDisk()]).toEqual(before);
+    expect((await t.request('GET', '/_health')).status).toBe(200);
   });
 });
 
