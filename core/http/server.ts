@@ -12,6 +12,7 @@ import {
   AppError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, requestTimeout, validationError,
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
+import { trustProxy, type ProxySettings } from './proxy.ts';
 import type { RequestAuth } from '../auth/types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -42,8 +43,8 @@ export type RouteMiddleware = (ctx: RequestContext, route: Route, next: () => Pr
 export interface HttpServerOptions {
   log: Logger;
   body: { jsonLimit: string; formLimit: string; textLimit: string };
-  /** behind a reverse proxy: trust X-Forwarded-For/-Proto for the client's address (rate limits key on it) */
-  proxy?: boolean;
+  /** the reverse proxies trusted for the client's address (rate limits key on it); none when absent */
+  proxy?: ProxySettings;
   /** a folder served at the root for what no route answers (the app's `public/`, as Strapi's `strapi::public`) */
   publicDir?: string;
 }
@@ -138,7 +139,7 @@ function publicFiles(dir: string): (ctx: Koa.ParameterizedContext<RequestState>)
 /** Create the Koa server: request ids, JSON logs, the error envelope, body parsing, routes. */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const koa = new Koa<RequestState>();
-  koa.proxy = options.proxy === true;
+  if (options.proxy) trustProxy(koa, options.proxy);
   const routes: Route[] = [];
   const extra: Array<Koa.Middleware<RequestState>> = [];
   const around: RouteMiddleware[] = [];

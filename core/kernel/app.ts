@@ -10,6 +10,7 @@ import { loadAppSchemas } from '../content-types/load.ts';
 import { createDocumentService, type DocumentService } from '../documents/service.ts';
 import { draftAndPublish } from '../documents/draft-publish.ts';
 import { createHttpServer, type HttpServer, type RequestContext } from '../http/server.ts';
+import { readProxyConfig } from '../http/proxy.ts';
 import { configurationError } from '../errors.ts';
 import { createConnection } from '../../database/connection.ts';
 import { syncTables } from '../../database/sync.ts';
@@ -100,7 +101,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   // the one place the public folder is decided: served here, written by the local upload provider
   const publicDir = path.join(appDir, String(config.server.publicDir ?? 'public'));
   const server = createHttpServer({
-    log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string }, proxy: config.server.proxy === true, publicDir,
+    log,
+    body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string },
+    proxy: readProxyConfig(config.server.proxy),
+    publicDir,
   });
 
   let db: Knex | undefined;
