@@ -47,6 +47,8 @@ export interface HttpServerOptions {
   proxy?: ProxySettings;
   /** a folder served at the root for what no route answers (the app's `public/`, as Strapi's `strapi::public`) */
   publicDir?: string;
+  /** Strapi's `strapi::cors`: runs inside the error envelope, before anything that can refuse a request */
+  cors?: Koa.Middleware<RequestState>;
 }
 
 export interface HttpServer {
@@ -170,6 +172,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       ctx.state.log.info({ method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
     }
   });
+
+  if (options.cors) koa.use(options.cors);
 
   koa.use(async (ctx, next) => {
     guardUrl(ctx.url);

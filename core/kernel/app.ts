@@ -3,7 +3,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { access } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import { pino, type Logger } from 'pino';
-import { loadConfig, type ConfigName, type RawConfig } from '../config/load.ts';
+import { loadConfig, type ConfigOverrides, type RawConfig } from '../config/load.ts';
 import type { PlainObject } from '../config/merge.ts';
 import { createRegistry, type Registry } from '../content-types/registry.ts';
 import { loadAppSchemas } from '../content-types/load.ts';
@@ -11,6 +11,7 @@ import { createDocumentService, type DocumentService } from '../documents/servic
 import { draftAndPublish } from '../documents/draft-publish.ts';
 import { createHttpServer, type HttpServer, type RequestContext } from '../http/server.ts';
 import { readProxyConfig } from '../http/proxy.ts';
+import { createCors, readCorsConfig } from '../http/cors.ts';
 import { configurationError } from '../errors.ts';
 import { createConnection } from '../../database/connection.ts';
 import { syncTables } from '../../database/sync.ts';
@@ -26,7 +27,7 @@ export interface AppOptions {
   /** environment for config files' `env()`; defaults to process.env */
   env?: Record<string, string | undefined>;
   /** config overriding the files, per file name (tests use it) */
-  config?: Partial<Record<ConfigName, PlainObject>>;
+  config?: ConfigOverrides;
   /** the plugins to load, in order; `createApp` callers pass the built-in set */
   plugins: Plugin<any>[];
   /** connect here instead of what the config says (tests use it) */
@@ -100,11 +101,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const registry = createRegistry();
   // the one place the public folder is decided: served here, written by the local upload provider
   const publicDir = path.join(appDir, String(config.server.publicDir ?? 'public'));
+  const cors = readCorsConfig(config.middlewares, config.server.cors);
   const server = createHttpServer({
     log,
     body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string },
     proxy: readProxyConfig(config.server.proxy),
     publicDir,
+    cors: cors ? createCors(cors) : undefined,
   });
 
   let db: Knex | undefined;
