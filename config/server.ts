@@ -5,7 +5,10 @@ export default ({ env }: { env: import('../core/config/env.ts').EnvFn }) => ({
   // koa-body limits; a larger body gets 413 PayloadTooLargeError
   body: { jsonLimit: '2mb', formLimit: '2mb', textLimit: '2mb' },
   logger: { level: env('LOG_LEVEL', 'info') },
-  // behind a reverse proxy, trust X-Forwarded-For for the client address (as Strapi's `proxy`)
+  // the server's public address: links in emails start with it (required with email confirmation)
+  url: env('PUBLIC_URL'),
+  // behind reverse proxies: false, true (one proxy), a hop count, or Strapi's { koa, maxIpsCount };
+  // the client's address is read that many entries from the right of X-Forwarded-For
   proxy: env.bool('IS_PROXIED', false),
   // how long a graceful shutdown waits for in-flight requests
   shutdownTimeoutMs: env.int('SHUTDOWN_TIMEOUT_MS', 10000),

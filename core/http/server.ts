@@ -12,6 +12,7 @@ import {
   AppError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, requestTimeout, validationError,
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
+import { trustProxy, type ProxySettings } from './proxy.ts';
 import type { RequestAuth } from '../auth/types.ts';
 import { databaseUnavailable } from '../documents/db-errors.ts';
 import type { Cancellation } from '../../database/cancellation.ts';
@@ -44,12 +45,14 @@ export type RouteMiddleware = (ctx: RequestContext, route: Route, next: () => Pr
 export interface HttpServerOptions {
   log: Logger;
   body: { jsonLimit: string; formLimit: string; textLimit: string };
-  /** behind a reverse proxy: trust X-Forwarded-For/-Proto for the client's address (rate limits key on it) */
-  proxy?: boolean;
+  /** the reverse proxies trusted for the client's address (rate limits key on it); none when absent */
+  proxy?: ProxySettings;
   /** a folder served at the root for what no route answers (the app's `public/`, as Strapi's `strapi::public`) */
   publicDir?: string;
   /** where a request's AbortSignal is made current, so its statements are cancelled when its client goes away */
   cancellation?: Cancellation;
+  /** Strapi's `strapi::cors`: runs inside the error envelope, before anything that can refuse a request */
+  cors?: Koa.Middleware<RequestState>;
 }
 
 export interface HttpServer {
@@ -144,7 +147,7 @@ function publicFiles(dir: string): (ctx: Koa.ParameterizedContext<RequestState>)
 /** Create the Koa server: request ids, JSON logs, the error envelope, body parsing, routes. */
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const koa = new Koa<RequestState>();
-  koa.proxy = options.proxy === true;
+  if (options.proxy) trustProxy(koa, options.proxy);
   const routes: Route[] = [];
   const extra: Array<Koa.Middleware<RequestState>> = [];
   const around: RouteMiddleware[] = [];
@@ -180,6 +183,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       ctx.state.log.info({ method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
     }
   });
+
+  if (options.cors) koa.use(options.cors);
 
   koa.use(async (ctx, next) => {
     guardUrl(ctx.url);

@@ -3,13 +3,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { access } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import { pino, type Logger } from 'pino';
-import { loadConfig, type ConfigName, type RawConfig } from '../config/load.ts';
+import { loadConfig, type ConfigOverrides, type RawConfig } from '../config/load.ts';
 import type { PlainObject } from '../config/merge.ts';
 import { createRegistry, type Registry } from '../content-types/registry.ts';
 import { loadAppSchemas } from '../content-types/load.ts';
 import { createDocumentService, type DocumentService } from '../documents/service.ts';
 import { draftAndPublish } from '../documents/draft-publish.ts';
 import { createHttpServer, type HttpServer, type RequestContext } from '../http/server.ts';
+import { readProxyConfig } from '../http/proxy.ts';
+import { createCors, readCorsConfig } from '../http/cors.ts';
 import { configurationError } from '../errors.ts';
 import { createConnection } from '../../database/connection.ts';
 import { syncTables } from '../../database/sync.ts';
@@ -26,7 +28,7 @@ export interface AppOptions {
   /** environment for config files' `env()`; defaults to process.env */
   env?: Record<string, string | undefined>;
   /** config overriding the files, per file name (tests use it) */
-  config?: Partial<Record<ConfigName, PlainObject>>;
+  config?: ConfigOverrides;
   /** the plugins to load, in order; `createApp` callers pass the built-in set */
   plugins: Plugin<any>[];
   /** connect here instead of what the config says (tests use it) */
@@ -102,8 +104,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const publicDir = path.join(appDir, String(config.server.publicDir ?? 'public'));
   // a request's statements are cancelled when its client goes away: the server sets the signal, the pool reads it
   const cancellation = createCancellation();
+  const cors = readCorsConfig(config.middlewares, config.server.cors);
   const server = createHttpServer({
-    log, body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string }, proxy: config.server.proxy === true, publicDir,
+    log,
+    body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string },
+    proxy: readProxyConfig(config.server.proxy),
+    publicDir,
+    cors: cors ? createCors(cors) : undefined,
     cancellation,
   });
 

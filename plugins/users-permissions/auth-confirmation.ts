@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { applicationError, validationError } from '../../core/errors.ts';
+import { applicationError, configurationError, validationError } from '../../core/errors.ts';
 import type { RequestContext } from '../../core/http/server.ts';
 import { confirmationEmail } from './email.ts';
 import { bodyOf, requireEmail, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { Documents } from './users-store.ts';
+import { accountOf } from './rate-limit.ts';
 import { USER_UID } from './schemas.ts';
 
 export interface EmailConfirmation {
@@ -19,28 +20,51 @@ export interface EmailConfirmation {
 
 // Tokens are hex; anything else (or absurdly long) cannot match, so it is not looked up.
 const TOKEN = /^[0-9a-f]{1,256}$/;
-// a host name or address with an optional port: nothing that could change the link's meaning
-const HOST = /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:\d{1,5})?$/;
+
+/**
+ * Where confirmation links point: `server.url`, the server's public address, and nothing the
+ * request says. A link built from the Host header (or X-Forwarded-Host) would wrap a valid
+ * token in whatever address the sender of the request chose, and mail it to the victim.
+ * Without a usable `server.url` the app refuses to start rather than send such links.
+ */
+export function confirmationLinkBase(url: unknown): string {
+  if (url === undefined || url === null || url === '') {
+    throw configurationError(
+      'users-permissions: emailConfirmation is on but server.url is not set. Confirmation links are built ' +
+        "from server.url only, never from the request's Host: set it to the server's public address, " +
+        "e.g. url: env('PUBLIC_URL') in config/server.ts",
+    );
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const bare = parsed && !parsed.search && !parsed.hash && !parsed.username && !parsed.password;
+  if (!parsed || !bare || !/^https?:$/.test(parsed.protocol)) {
+    throw configurationError(
+      `users-permissions: server.url must be an absolute http(s) URL without credentials, query or fragment ` +
+        `(confirmation links start with it); got ${JSON.stringify(url)}`,
+    );
+  }
+  return parsed.href.replace(/\/+$/, '');
+}
 
 /** Email confirmation: the link in the email confirms the account and redirects. */
 export function createEmailConfirmation(deps: AuthDeps): EmailConfirmation {
-  const { app, api, users, mail, prefix } = deps;
+  const { app, api, users, mail, limiter, prefix } = deps;
+  // read when the plugin registers, so a missing server.url stops the start, not a request
+  const base = api.config.emailConfirmation ? confirmationLinkBase(app.config.server.url) : null;
 
-  /**
-   * Where the link points: `server.url` when the app sets it (behind a proxy the request's
-   * Host is not the public address, and a configured value cannot be spoofed), else the
-   * host the request was sent to. (Koa's `ctx.origin` is the client's Origin header.)
-   */
-  function origin(ctx: RequestContext): string {
-    const configured = app.config.server.url;
-    if (typeof configured === 'string' && /^https?:\/\//.test(configured)) return configured.replace(/\/+$/, '');
-    return `${ctx.protocol}://${HOST.test(ctx.host) ? ctx.host : 'localhost'}`;
+  async function deliver(to: string, token: string): Promise<void> {
+    if (base === null) throw configurationError('users-permissions: confirmation emails need emailConfirmation on');
+    await mail.send(confirmationEmail(to, `${base}${prefix}/auth/email-confirmation?confirmation=${token}`));
   }
 
   async function send(ctx: RequestContext, to: string, token: string): Promise<void> {
-    const link = `${origin(ctx)}${prefix}/auth/email-confirmation?confirmation=${token}`;
     try {
-      await mail.send(confirmationEmail(to, link));
+      await deliver(to, token);
     } catch (err) {
       ctx.state.log.error({ err }, 'users-permissions: the confirmation email could not be sent');
       throw applicationError('The confirmation email could not be sent');
@@ -62,22 +86,30 @@ export function createEmailConfirmation(deps: AuthDeps): EmailConfirmation {
       });
       ctx.redirect(api.config.emailConfirmationRedirection);
     },
+    /**
+     * Strapi's answer `{ email, sent: true }` whatever the address: unknown, unconfirmed,
+     * already confirmed or blocked (Strapi tells the last two apart, which lists accounts),
+     * and whether or not the email could leave. Only an unconfirmed, unblocked account whose
+     * own window admits it gets an email. With emailConfirmation off, nobody does.
+     */
     async resend(ctx) {
       const email = requireEmail(bodyOf(ctx));
-      const user = await users.withSecrets({ email: { $eqi: email } });
-      if (!user) {
-        ctx.body = { email, sent: true };
-        return;
+      const user = base === null ? null : await users.withSecrets({ email: { $eqi: email } });
+      const waiting = user !== null && user.confirmed !== true && user.blocked !== true;
+      if (waiting && limiter.admits(ctx, 'sendEmailConfirmation', accountOf(user.id))) {
+        const token = newToken();
+        try {
+          // the token is stored only if the email left: a failed send changes nothing
+          await app.documents.transaction(async (documents: Documents) => {
+            const data = { confirmationToken: token };
+            await documents(USER_UID).update({ documentId: String(user.documentId), data });
+            await deliver(String(user.email), token);
+          });
+        } catch (err) {
+          ctx.state.log.error({ err }, 'users-permissions: the confirmation email could not be sent');
+        }
       }
-      if (user.confirmed === true) throw applicationError('Already confirmed');
-      if (user.blocked === true) throw applicationError('User blocked');
-      const token = newToken();
-      // the token is stored only if the email left: a failed send changes nothing
-      await app.documents.transaction(async (documents: Documents) => {
-        await documents(USER_UID).update({ documentId: String(user.documentId), data: { confirmationToken: token } });
-        await send(ctx, String(user.email), token);
-      });
-      ctx.body = { email: user.email, sent: true };
+      ctx.body = { email, sent: true };
     },
   };
 }

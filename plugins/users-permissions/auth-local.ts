@@ -3,6 +3,7 @@ import type { Doc } from '../../core/documents/serialize.ts';
 import { answerWithJwt, bodyOf, requireStrings, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { EmailConfirmation } from './auth-confirmation.ts';
 import { takenIdentifier, type Documents } from './users-store.ts';
+import { accountOf } from './rate-limit.ts';
 import { USER_UID } from './schemas.ts';
 
 const ALWAYS_ALLOWED = ['username', 'email', 'password'];
@@ -17,6 +18,8 @@ export function createLocalAuth(deps: AuthDeps, confirmation: EmailConfirmation)
     async login(ctx) {
       const { identifier, password } = requireStrings(bodyOf(ctx), ['identifier', 'password']);
       const user = await users.withSecrets({ $or: [{ email: { $eqi: identifier } }, { username: { $eq: identifier } }] });
+      // every spelling the database matches to this account shares one window too
+      if (user) deps.limiter.enforce(ctx, 'callback', accountOf(user.id));
       // the same answer (and the same bcrypt cost) for an unknown user and a wrong password
       const ok = await users.passwordMatches(password, user?.password);
       if (!user || !ok) throw validationError('Invalid identifier or password');

@@ -4,6 +4,7 @@ import { unauthorized } from './guard.ts';
 import { resetPasswordEmail } from './email.ts';
 import { answerWithJwt, bodyOf, requireEmail, requireStrings, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { Documents } from './users-store.ts';
+import { accountOf } from './rate-limit.ts';
 import { USER_UID } from './schemas.ts';
 
 const RESET_CODE = /^[0-9a-f]{1,256}$/;
@@ -19,8 +20,9 @@ export function createPasswordAuth(deps: AuthDeps): { forgot: Handler; reset: Ha
     async forgot(ctx) {
       const email = requireEmail(bodyOf(ctx));
       const user = await users.withSecrets({ email: { $eqi: email } });
-      // the answer never tells whether the address has an account
-      if (user && user.blocked !== true) {
+      // the answer never tells whether the address has an account; an account's own window
+      // (any spelling of its address) bounds the emails it gets, silently
+      if (user && user.blocked !== true && deps.limiter.admits(ctx, 'forgotPassword', accountOf(user.id))) {
         const code = randomBytes(64).toString('hex');
         try {
           // the code is stored only if its email left

@@ -1,20 +1,26 @@
 import type { App } from '../../core/kernel/app.ts';
 import type { HttpMethod } from '../../core/http/server.ts';
 import type { UsersPermissionsApi } from './index.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { createRateLimiter, identifierOf } from './rate-limit.ts';
 import { createEmailSender } from './email.ts';
 import { createUserStore } from './users-store.ts';
 import { createEmailConfirmation } from './auth-confirmation.ts';
 import { createLocalAuth } from './auth-local.ts';
 import { createPasswordAuth } from './auth-password.ts';
-import type { AuthDeps, Handler } from './auth-shared.ts';
+import { bodyOf, type AuthDeps, type Handler } from './auth-shared.ts';
 
-/** method, path under the prefix, action (`plugin::users-permissions.auth.<action>`), handler, rate limited */
-type AuthRoute = [HttpMethod, string, string, Handler, boolean];
+/**
+ * How a route is rate limited: per the body field it looks its user up by, per client
+ * address alone (`null`: nothing in the body names an account), or not at all (`false`).
+ */
+type LimitedBy = 'identifier' | 'email' | null | false;
+
+/** method, path under the prefix, action (`plugin::users-permissions.auth.<action>`), handler, rate limit */
+type AuthRoute = [HttpMethod, string, string, Handler, LimitedBy];
 
 /**
  * Strapi's local authentication routes under the REST prefix. The routes that take a
- * password or send an email are rate limited per identifier, path and client address; the
+ * password or send an email are rate limited per identifier, route and client address; the
  * limiter belongs to this app instance.
  */
 export function registerAuthRoutes(app: App, api: UsersPermissionsApi, prefix: string): void {
@@ -24,6 +30,7 @@ export function registerAuthRoutes(app: App, api: UsersPermissionsApi, prefix: s
     api,
     users: createUserStore(app, { roles: api.roles, defaultRole: api.config.defaultRole }),
     mail: createEmailSender(app, api.config.email),
+    limiter,
     prefix,
   };
   const confirmation = createEmailConfirmation(deps);
@@ -31,20 +38,25 @@ export function registerAuthRoutes(app: App, api: UsersPermissionsApi, prefix: s
   const password = createPasswordAuth(deps);
 
   const routes: AuthRoute[] = [
-    ['POST', '/auth/local', 'callback', local.login, true],
-    ['POST', '/auth/local/register', 'register', local.register, true],
+    ['POST', '/auth/local', 'callback', local.login, 'identifier'],
+    ['POST', '/auth/local/register', 'register', local.register, 'email'],
     ['GET', '/auth/email-confirmation', 'emailConfirmation', confirmation.confirm, false],
-    ['POST', '/auth/send-email-confirmation', 'sendEmailConfirmation', confirmation.resend, true],
-    ['POST', '/auth/forgot-password', 'forgotPassword', password.forgot, true],
-    ['POST', '/auth/reset-password', 'resetPassword', password.reset, true],
-    ['POST', '/auth/change-password', 'changePassword', password.change, true],
+    ['POST', '/auth/send-email-confirmation', 'sendEmailConfirmation', confirmation.resend, 'email'],
+    ['POST', '/auth/forgot-password', 'forgotPassword', password.forgot, 'email'],
+    // the reset code and the current password are what is guessed: the address alone is limited
+    ['POST', '/auth/reset-password', 'resetPassword', password.reset, null],
+    ['POST', '/auth/change-password', 'changePassword', password.change, null],
   ];
-  for (const [method, path, action, handler, limited] of routes) {
+  // counted before anything else, so a refused attempt costs the client as much as a good one
+  const limit = (action: string, field: 'identifier' | 'email' | null, handler: Handler): Handler => async (ctx) => {
+    limiter.enforce(ctx, action, field === null ? 'noIdentifier' : identifierOf(bodyOf(ctx)[field]));
+    await handler(ctx);
+  };
+  for (const [method, path, action, handler, limitedBy] of routes) {
     app.server.route({
       method,
       path: prefix + path,
-      // counted before anything else, so a refused attempt costs the client as much as a good one
-      handler: limited ? (ctx) => { limiter.enforce(ctx); return handler(ctx); } : handler,
+      handler: limitedBy === false ? handler : limit(action, limitedBy, handler),
       config: { action: `plugin::users-permissions.auth.${action}` },
     });
   }

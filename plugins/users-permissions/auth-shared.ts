@@ -6,6 +6,7 @@ import type { RequestContext } from '../../core/http/server.ts';
 import type { EmailSender } from './email.ts';
 import type { UsersPermissionsApi } from './index.ts';
 import type { UserStore } from './users-store.ts';
+import type { RateLimiter } from './rate-limit.ts';
 
 /** What the /auth handlers are built from. */
 export interface AuthDeps {
@@ -13,6 +14,8 @@ export interface AuthDeps {
   api: UsersPermissionsApi;
   users: UserStore;
   mail: EmailSender;
+  /** the auth routes' limiter (handlers also count the account a lookup found) */
+  limiter: RateLimiter;
   /** the REST prefix (/api), for the links in emails */
   prefix: string;
 }

@@ -1,12 +1,16 @@
 import { performance } from 'node:perf_hooks';
 import { rateLimited } from '../../core/errors.ts';
-import { isPlainObject } from '../../core/config/merge.ts';
 import type { RequestContext } from '../../core/http/server.ts';
 import type { UsersPermissionsConfig } from './config.ts';
 
 export interface RateLimiter {
-  /** count this request; past `max` in its window → 429 RateLimitError with Retry-After */
-  enforce(ctx: RequestContext): void;
+  /**
+   * Count this request in the window of `who` on `route` from the client's address; past
+   * `max` → 429 RateLimitError with Retry-After.
+   */
+  enforce(ctx: RequestContext, route: string, who: string): void;
+  /** count this request as `enforce` does; false past `max` instead of throwing */
+  admits(ctx: RequestContext, route: string, who: string): boolean;
   /** count one request for `key`: 0 while within the limit, else the seconds until its window ends */
   hit(key: string): number;
   /** how many windows are held */
@@ -17,16 +21,31 @@ export interface RateLimiter {
 const MAX_IDENTIFIER_CHARS = 320;
 
 /**
- * Strapi's key: `<lowercased email or identifier, or noIdentifier>:<path>:<ip>`. Limiting
- * per identifier *and* address slows guessing one account's password without letting one
- * client lock everyone else out of theirs.
+ * The `who` of a window for the value of the one body field a route checks (`identifier`
+ * for a login, `email` elsewhere), never of any other field: a key read from a field the
+ * route ignores would let a client open a fresh window per request by varying it. Case and
+ * surrounding spaces are dropped because the lookup ignores case (and a spaced variant
+ * names no account). A value that is not a string (or none) shares `noIdentifier`.
  */
-export function rateLimitKey(ctx: RequestContext): string {
-  const body: Record<string, unknown> = isPlainObject(ctx.request.body) ? ctx.request.body : {};
-  const who = [body.email, body.identifier].find((v): v is string => typeof v === 'string' && v !== '');
-  const id = who === undefined ? 'noIdentifier' : who.toLowerCase().slice(0, MAX_IDENTIFIER_CHARS);
-  return `${id}:${ctx.path.toLowerCase().replace(/\/+$/, '')}:${ctx.ip}`;
+export function identifierOf(value: unknown): string {
+  if (typeof value !== 'string') return 'noIdentifier';
+  const folded = value.trim().toLowerCase().slice(0, MAX_IDENTIFIER_CHARS);
+  return folded === '' ? 'noIdentifier' : folded;
 }
+
+/**
+ * The `who` of a window for the account a lookup found. Counted besides the identifier's
+ * window: spellings the database matches to the same user (its case folding is not
+ * JavaScript's, e.g. for `İ`) then still share one window per account.
+ */
+export const accountOf = (id: unknown): string => `user#${String(id)}`;
+
+/**
+ * Strapi's key, `<who>:<route>:<ip>`. Limiting per identifier *and* address slows guessing
+ * one account's password without letting one client lock everyone else out of theirs. The
+ * route is named by its action, not by the request's path, which may be spelled many ways.
+ */
+export const rateLimitKey = (ctx: RequestContext, route: string, who: string): string => `${who}:${route}:${ctx.ip}`;
 
 /**
  * A fixed-window counter per key, held by one app instance (several instances each count
@@ -66,13 +85,14 @@ export function createRateLimiter(
   return {
     hit,
     size: () => windows.size,
-    enforce(ctx) {
+    enforce(ctx, route, who) {
       if (!config.enabled) return;
-      const wait = hit(rateLimitKey(ctx));
+      const wait = hit(rateLimitKey(ctx, route, who));
       if (wait > 0) {
         ctx.set('Retry-After', String(wait));
         throw rateLimited();
       }
     },
+    admits: (ctx, route, who) => !config.enabled || hit(rateLimitKey(ctx, route, who)) === 0,
   };
 }

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestResponse } from '../../testing.ts';
 import type { EmailMessage } from '../../plugins/users-permissions/config.ts';
@@ -12,6 +13,7 @@ const bearer = (jwt: string): Record<string, string> => ({ authorization: `Beare
 const SECRET_KEYS = ['password', 'resetPasswordToken', 'confirmationToken'];
 
 /** `t`: confirmation off, no rate limit; `c`: confirmation on, 3 requests per window. */
+const PUBLIC_URL = 'https://cms.example.test';
 let t: TestApp;
 let c: TestApp;
 const mail: EmailMessage[] = [];
@@ -26,6 +28,25 @@ async function call(app: TestApp, method: string, path: string, body?: unknown, 
   return res;
 }
 const pub = (app: TestApp, method: string, path: string, body?: unknown) => call(app, method, path, body, PUBLIC);
+
+/** A JSON POST through node:http, which (unlike fetch) sends the Host header it is given. */
+function rawPost(app: TestApp, path: string, body: unknown, headers: Record<string, string>): Promise<TestResponse> {
+  const payload = JSON.stringify(body);
+  const sent = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)), ...headers };
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${app.url}${path}`, { method: 'POST', headers: sent }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('end', () => {
+        texts.push(text);
+        resolve({ status: res.statusCode ?? 0, headers: new Headers(), body: JSON.parse(text), text });
+      });
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
 
 function remember(data: Record<string, unknown>): void {
   for (const key of SECRET_KEYS) if (typeof data[key] === 'string' && data[key]) secrets.add(data[key] as string);
@@ -66,12 +87,20 @@ beforeAll(async () => {
     }),
     startApp({
       appDir,
-      config: upConfig({
-        emailConfirmation: true,
-        emailConfirmationRedirection: 'http://front.test/welcome',
-        ratelimit: { max: 3 },
-        email: { send: (m: EmailMessage) => { if (m.to.startsWith('bounce')) throw new Error('mailbox unavailable'); confirmMail.push(m); } },
-      }),
+      config: {
+        server: { url: `${PUBLIC_URL}/` },
+        ...upConfig({
+          emailConfirmation: true,
+          emailConfirmationRedirection: 'http://front.test/welcome',
+          ratelimit: { max: 3 },
+          email: {
+            send: (m: EmailMessage) => {
+              if (m.to.startsWith('bounce')) throw new Error('mailbox unavailable');
+              confirmMail.push(m);
+            },
+          },
+        }),
+      },
     }),
   ]);
 });
@@ -315,7 +344,7 @@ describe('email confirmation', () => {
     expect(token).toMatch(/^[0-9a-f]{40}$/);
     expect(confirmMail).toHaveLength(1);
     expect(confirmMail[0]).toMatchObject({ to: 'kate@example.com', subject: 'Account confirmation' });
-    expect(confirmMail[0].text).toContain(`${c.url}/api/auth/email-confirmation?confirmation=${token}`);
+    expect(confirmMail[0].text).toContain(`${PUBLIC_URL}/api/auth/email-confirmation?confirmation=${token}`);
 
     const early = await pub(c, 'POST', '/api/auth/local', { identifier: 'kate', password: 'kate-pass-1' });
     expect(early.body).toEqual(envelope(400, 'ApplicationError', 'Your account email is not confirmed'));
@@ -335,6 +364,34 @@ describe('email confirmation', () => {
     expect(login.body.user.confirmed).toBe(true);
   });
 
+  it('builds the link from server.url only, whatever Host or X-Forwarded-Host the request names', async () => {
+    const forged = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' };
+    const body = { username: 'oscar', email: 'oscar@example.com', password: 'oscar-pass-1' };
+    const res = await rawPost(c, '/api/auth/local/register', body, forged);
+    expect(res.status).toBe(200);
+    const token = (await row(c, { username: 'oscar' }))!.confirmationToken as string;
+    const mailed = confirmMail.at(-1)!;
+    expect(mailed.to).toBe('oscar@example.com');
+    expect(mailed.text).toContain(`\n${PUBLIC_URL}/api/auth/email-confirmation?confirmation=${token}\n`);
+    expect(mailed.text).not.toContain('evil');
+  });
+
+  it('refuses to start with email confirmation on and no usable server.url, naming it', async () => {
+    const urls = [undefined, '', 'cms.example.test', '/relative', 'ftp://cms.example.test', `${PUBLIC_URL}/?next=x`];
+    const plugins = { 'users-permissions': { config: { emailConfirmation: true } } };
+    const attempts = urls.map((url) => startApp({ config: { server: url === undefined ? {} : { url }, plugins } }));
+    const results = await Promise.allSettled(attempts);
+    // an app that did start is stopped before the assertions below can fail the test
+    await Promise.all(results.map((r) => (r.status === 'fulfilled' ? r.value.close() : undefined)));
+    for (const started of results) {
+      expect(started.status).toBe('rejected');
+      const err = (started as PromiseRejectedResult).reason as Error;
+      expect(err.name).toBe('ConfigurationError');
+      expect(err.message).toMatch(/^users-permissions: .*server\.url/);
+    }
+    expect(results[0]).toMatchObject({ reason: { message: expect.stringContaining("never from the request's Host") } });
+  });
+
   it('logs emails with their text when no provider is configured', async () => {
     const lines: string[] = [];
     const app = { log: { info: (_obj: unknown, msg: string) => { lines.push(msg); } } } as unknown as App;
@@ -351,23 +408,43 @@ describe('email confirmation', () => {
     expect(await userCount(c)).toBe(before);
   });
 
-  it('sends the confirmation again, unless the account is confirmed or blocked', async () => {
+  it('sends the confirmation again to an unconfirmed account only, answering every address alike', async () => {
     await pub(c, 'POST', '/api/auth/local/register', { username: 'liam', email: 'liam@example.com', password: 'liam-pass-1' });
     const first = (await row(c, { username: 'liam' }))!.confirmationToken;
+    const sent = confirmMail.length;
     const again = await pub(c, 'POST', '/api/auth/send-email-confirmation', { email: 'LIAM@example.com' });
-    expect(again.body).toEqual({ email: 'liam@example.com', sent: true });
     const second = (await row(c, { username: 'liam' }))!.confirmationToken;
     expect(second).not.toBe(first);
-    expect(confirmMail.at(-1)!.text).toContain(`confirmation=${second}`);
+    expect(confirmMail).toHaveLength(sent + 1);
+    expect(confirmMail.at(-1)).toMatchObject({ to: 'liam@example.com' });
+    expect(confirmMail.at(-1)!.text).toContain(`${PUBLIC_URL}/api/auth/email-confirmation?confirmation=${second}`);
 
-    const unknown = await pub(c, 'POST', '/api/auth/send-email-confirmation', { email: 'ghost@example.com' });
-    expect(unknown.body).toEqual({ email: 'ghost@example.com', sent: true });
-    const kate = await pub(c, 'POST', '/api/auth/send-email-confirmation', { email: 'kate@example.com' });
-    expect(kate.body).toEqual(envelope(400, 'ApplicationError', 'Already confirmed'));
-    const liam = await row(c, { username: 'liam' });
-    await call(c, 'PUT', `/api/users/${liam!.id}`, { blocked: true });
-    const blocked = await pub(c, 'POST', '/api/auth/send-email-confirmation', { email: 'liam@example.com' });
-    expect(blocked.body).toEqual(envelope(400, 'ApplicationError', 'User blocked'));
+    // an account whose email cannot leave keeps no new token, and hears nothing of it
+    const bouncing = { username: 'bounce-c', email: 'bounce-c@example.com', password: 'bounce-pass-1' };
+    const bounce = await call(c, 'POST', '/api/users', bouncing);
+    expect(bounce.body.confirmed).toBe(false);
+    const kate = await row(c, { username: 'kate' });
+    expect(kate!.confirmed).toBe(true);
+    const nora = await register(c, 'nora');
+    expect((await call(c, 'PUT', `/api/users/${nora.user.id}`, { blocked: true })).status).toBe(200);
+    const noraToken = (await row(c, { username: 'nora' }))!.confirmationToken;
+    const before = confirmMail.length;
+
+    // Strapi answers "Already confirmed" / "User blocked": that tells which addresses have accounts
+    const answers = new Map<string, TestResponse>([['unconfirmed', again]]);
+    for (const [what, email] of [
+      ['confirmed', 'Kate@example.com'], ['unknown', 'ghost@example.com'],
+      ['blocked', 'nora@example.com'], ['bouncing', 'bounce-c@example.com'],
+    ]) answers.set(what, await pub(c, 'POST', '/api/auth/send-email-confirmation', { email }));
+    for (const [what, res] of answers) {
+      expect(res.status, what).toBe(200);
+      expect(res.body, what).toEqual({ email: expect.any(String), sent: true });
+      expect(res.text.replace(res.body.email, 'EMAIL'), what).toBe('{"email":"EMAIL","sent":true}');
+    }
+    expect(answers.get('confirmed')!.body.email).toBe('kate@example.com');
+    expect(confirmMail).toHaveLength(before);
+    expect((await row(c, { username: 'nora' }))!.confirmationToken).toBe(noraToken);
+    expect((await row(c, { username: 'bounce-c' }))!.confirmationToken ?? null).toBeNull();
   });
 });
 
@@ -387,15 +464,60 @@ describe('rate limit', () => {
     expect((await pub(c, 'POST', '/api/auth/forgot-password', { email: 'mallory@example.com' })).status).toBe(200);
   });
 
-  it('behind a proxy (server.proxy), keys on the forwarded client address', async () => {
-    const proxied = await startApp({ config: { server: { proxy: true }, plugins: { 'users-permissions': { config: { ratelimit: { max: 1 } } } } } });
+  it('keys a login on the identifier it checks: other body fields, case and spaces open no new window', async () => {
+    const attempt = (body: Record<string, unknown>) =>
+      pub(c, 'POST', '/api/auth/local', { password: 'guess-pass-1', ...body });
+    for (const body of [
+      { identifier: 'peggy@example.com', email: 'decoy-1@example.com' },
+      { identifier: ' Peggy@Example.com', email: 'decoy-2@example.com' },
+      { identifier: 'PEGGY@example.com\t', email: 'decoy-3@example.com', username: 'decoy' },
+    ]) expect((await attempt(body)).status).toBe(400);
+    const limited = await attempt({ identifier: 'peggy@example.com', email: 'decoy-4@example.com' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.name).toBe('RateLimitError');
+
+    // routes whose body names no account are limited on the address alone, whatever it adds
+    const reset = (i: number) => pub(c, 'POST', '/api/auth/reset-password', {
+      code: 'abc', password: 'x-pass-1', passwordConfirmation: 'x-pass-1', email: `decoy-${i}@example.com`,
+    });
+    for (let i = 0; i < 3; i++) expect((await reset(i)).status).toBe(400);
+    expect((await reset(3)).status).toBe(429);
+  });
+
+  it("counts every identifier that names one account in that account's window", async () => {
+    await register(c, 'quinn');
+    const attempt = (identifier: string) => pub(c, 'POST', '/api/auth/local', { identifier, password: 'guess-pass-1' });
+    // username and email are two identifiers (two windows of 3) for one account (one window of 3)
+    for (const identifier of ['quinn', 'quinn@example.com', 'quinn']) {
+      expect((await attempt(identifier)).status).toBe(400);
+    }
+    expect((await attempt('Quinn@Example.com')).status).toBe(429);
+    // the account's window is the client's: a spelling no account has still only counts its own
+    expect((await attempt('quinn-not@example.com')).status).toBe(400);
+  });
+
+  it('behind proxies (server.proxy, IS_PROXIED), keys on the client the proxies saw, not a forged entry', async () => {
+    const limit = { 'users-permissions': { config: { ratelimit: { max: 1 } } } };
+    const setups: Array<[string, Parameters<typeof startApp>[0], string]> = [
+      ['server.proxy: 1', { config: { server: { proxy: 1 }, plugins: limit } }, ''],
+      ['IS_PROXIED=true', { env: { IS_PROXIED: 'true' }, config: { plugins: limit } }, ''],
+      ['Strapi { koa: true }', { config: { server: { proxy: { koa: true } }, plugins: limit } }, ''],
+      ['server.proxy: 2', { config: { server: { proxy: 2 }, plugins: limit } }, ', 10.0.0.2'],
+    ];
+    const apps = await Promise.all(setups.map(([, options]) => startApp(options)));
     try {
-      const attempt = (ip: string) => call(proxied, 'POST', '/api/auth/local', { identifier: 'eve', password: 'guess-pass-1' }, { ...PUBLIC, 'x-forwarded-for': ip });
-      expect((await attempt('198.51.100.1')).status).toBe(400);
-      expect((await attempt('198.51.100.2')).status).toBe(400);
-      expect((await attempt('198.51.100.1')).status).toBe(429);
+      for (const [i, [name, , inner]] of setups.entries()) {
+        const headers = (xff: string) => ({ ...PUBLIC, 'x-forwarded-for': xff + inner });
+        const attempt = (xff: string) =>
+          call(apps[i], 'POST', '/api/auth/local', { identifier: 'eve', password: 'guess-pass-1' }, headers(xff));
+        expect((await attempt('198.51.100.1')).status, name).toBe(400);
+        // what the client itself sent stays on the left of what the proxies appended
+        expect((await attempt('203.0.113.66, 198.51.100.1')).status, name).toBe(429);
+        expect((await attempt('198.51.100.1, 203.0.113.67, 198.51.100.2')).status, name).toBe(400);
+        expect((await attempt('198.51.100.2')).status, name).toBe(429);
+      }
     } finally {
-      await proxied.close();
+      await Promise.all(apps.map((app) => app.close()));
     }
   });
 
