@@ -37,6 +37,23 @@ function alive(pid: number): boolean {
   }
 }
 
+async function postmasterPid(clusterDir: string): Promise<number> {
+  return Number((await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+}
+
+/** Listen on 127.0.0.1:`port` as soon as it is free (its server was just killed). */
+async function holdPort(port: number): Promise<net.Server> {
+  for (const deadline = Date.now() + 5000; ; await new Promise((r) => setTimeout(r, 5))) {
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) return server;
+    if (Date.now() > deadline) throw new Error(`port ${port} is still taken`);
+  }
+}
+
 describe('startEmbeddedPostgres', () => {
   const handles: EmbeddedPostgresHandle[] = [];
   const cleanup: string[] = [];
@@ -121,18 +138,66 @@ describe('startEmbeddedPostgres', () => {
     expect(existsSync(path.join(own.clusterDir, 'postmaster.pid'))).toBe(false);
   });
 
-  it('survives a postmaster that died: stop() still resolves and the next start recovers', async () => {
+  it('restarts a postmaster that died, on the same port and URL, with its data', async () => {
     const dataDir = await appDataDir();
     const { lines, log } = recordingLog();
-    const handle = await start(dataDir, log);
+    const fatal: Error[] = [];
+    const handle = await startEmbeddedPostgres({ dataDir, log, onFatal: (err) => fatal.push(err) });
+    handles.push(handle);
     await query(handle.url, 'CREATE TABLE kept AS SELECT 1 AS n');
-    const pidFile = path.join(handle.clusterDir, 'postmaster.pid');
-    const pid = Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
+    const pid = await postmasterPid(handle.clusterDir);
     process.kill(pid, 'SIGKILL');
     await expect.poll(() => lines.some((l) => l.level === 'error' && l.msg.includes('exited unexpectedly'))).toBe(true);
+
+    await expect.poll(() => query(handle.url, 'SELECT n FROM kept').catch(() => null), { timeout: 20_000, interval: 200 }).toEqual([{ n: 1 }]);
+    expect(await postmasterPid(handle.clusterDir)).not.toBe(pid);
+    expect(lines.some((l) => l.level === 'warn' && l.msg.includes('restarting embedded PostgreSQL (attempt 1 of 5)'))).toBe(true);
+    expect(lines.some((l) => l.level === 'info' && l.msg === 'embedded PostgreSQL restarted')).toBe(true);
+    expect(fatal).toEqual([]);
+
+    await handle.stop();
+    expect(existsSync(path.join(handle.clusterDir, 'postmaster.pid'))).toBe(false);
+  });
+
+  it('gives up after its restart attempts and says so through onFatal; stop() resolves and a later start recovers', async () => {
+    const dataDir = await appDataDir();
+    const { lines, log } = recordingLog();
+    const fatal: Error[] = [];
+    const handle = await startEmbeddedPostgres({ dataDir, log, restarts: 2, onFatal: (err) => fatal.push(err) });
+    handles.push(handle);
+    await query(handle.url, 'CREATE TABLE kept AS SELECT 1 AS n');
+    process.kill(await postmasterPid(handle.clusterDir), 'SIGKILL');
+    // the port taken by someone else as soon as it is free: every restart fails
+    const squatter = await holdPort(Number(new URL(handle.url).port));
+    try {
+      await expect.poll(() => fatal.length, { timeout: 20_000 }).toBe(1);
+    } finally {
+      squatter.close();
+    }
+    expect(fatal[0].message).toMatch(/could not be restarted \(2 attempts\)/);
+    const failures = lines.filter((l) => l.level === 'error' && /restart attempt \d failed/.test(l.msg));
+    expect(failures).toHaveLength(2);
+    for (const f of failures) expect(f.msg).toMatch(/could not bind IPv4 address "127\.0\.0\.1": Address already in use/);
     await handle.stop(); // must not wait for an exit that already happened
 
-    expect(existsSync(pidFile)).toBe(true); // stale: postgres itself must cope with it
+    const again = await start(dataDir);
+    expect(await query(again.url, 'SELECT n FROM kept')).toEqual([{ n: 1 }]);
+  });
+
+  it('with restarts off, reports a dead postmaster through onFatal at once; stop() resolves and the next start recovers', async () => {
+    const dataDir = await appDataDir();
+    const { lines, log } = recordingLog();
+    const fatal: Error[] = [];
+    const handle = await startEmbeddedPostgres({ dataDir, log, restarts: 0, onFatal: (err) => fatal.push(err) });
+    handles.push(handle);
+    await query(handle.url, 'CREATE TABLE kept AS SELECT 1 AS n');
+    process.kill(await postmasterPid(handle.clusterDir), 'SIGKILL');
+    await expect.poll(() => fatal.length).toBe(1);
+    expect(lines.some((l) => l.level === 'error' && l.msg.includes('exited unexpectedly'))).toBe(true);
+    expect(lines.some((l) => l.msg.includes('restarting'))).toBe(false);
+    await handle.stop(); // must not wait for an exit that already happened
+
+    expect(existsSync(path.join(handle.clusterDir, 'postmaster.pid'))).toBe(true); // stale: postgres itself must cope with it
     const again = await start(dataDir);
     expect(await query(again.url, 'SELECT n FROM kept')).toEqual([{ n: 1 }]);
   });
