@@ -1,10 +1,19 @@
-import { fieldErrors, isAppError, validationError } from '../errors.ts';
+import { fieldErrors, isAppError, serviceUnavailable, validationError, type AppError } from '../errors.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { uniqueIndexName } from '../../database/sync.ts';
 
 interface PgError { code?: string; constraint?: string }
 
 const UNIQUE_MESSAGE = 'This attribute must be unique';
+
+// The server cannot be reached, is going away or not accepting sessions yet (a restart), or the
+// connection broke: class 08, admin/crash shutdown, cannot_connect_now, too many connections.
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+]);
+// what pg throws, without a code, for a connection that broke under a query or before it
+const BROKEN_CONNECTION = /Connection terminated|is not queryable/;
 
 const isPgError = (err: unknown): err is { code: string; constraint?: string } & Error =>
   err instanceof Error && typeof (err as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as PgError).code!);
@@ -15,7 +24,10 @@ const isPgError = (err: unknown): err is { code: string; constraint?: string } &
  * too large for an index (54000) is a ValidationError. Nothing of the SQL leaks.
  */
 export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
-  if (isAppError(err) || !isPgError(err)) return err;
+  if (isAppError(err)) return err;
+  const unavailable = databaseUnavailable(err);
+  if (unavailable) return unavailable;
+  if (!isPgError(err)) return err;
   if (err.code === '23505' && err.constraint) {
     for (const name of Object.keys(ct.attributes)) {
       if (uniqueIndexName(ct.collectionName, name) === err.constraint) {
@@ -39,4 +51,17 @@ export function uniqueViolationOf(err: unknown): string | null {
   if (!Array.isArray(errors) || errors.length !== 1) return null;
   const issue = errors[0] as { path?: unknown[]; message?: unknown };
   return issue.message === UNIQUE_MESSAGE && typeof issue.path?.[0] === 'string' ? issue.path[0] : null;
+}
+
+/**
+ * A 503 ServiceUnavailableError when `err` says the database cannot be reached right now (down,
+ * restarting, refusing sessions, or no connection to be had in time): the client may retry,
+ * unlike a 500. Null for any other error.
+ */
+export function databaseUnavailable(err: unknown): AppError | null {
+  if (!(err instanceof Error)) return null;
+  const code = (err as PgError).code;
+  const down = (typeof code === 'string' && (UNAVAILABLE_ERRNO.has(code) || UNAVAILABLE_SQLSTATE.test(code)))
+    || err.name === 'KnexTimeoutError' || BROKEN_CONNECTION.test(err.message);
+  return down ? serviceUnavailable('The database is unavailable; try again shortly') : null;
 }

@@ -12,6 +12,7 @@ import {
   AppError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, requestTimeout, validationError,
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
+import { databaseUnavailable } from '../documents/db-errors.ts';
 import type { RequestAuth } from '../auth/types.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -81,7 +82,7 @@ function toAppError(err: unknown): AppError | null {
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return e.status === 404 ? notFound() : e.status === 405 ? methodNotAllowed() : validationError(e.message ?? 'Bad Request');
   }
-  return null;
+  return databaseUnavailable(err);
 }
 
 /**
