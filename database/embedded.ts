@@ -129,7 +129,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     }
     // Restarts keep the port: the app's pool holds this URL.
     const server = superviseServer(child, {
-      launch: () => launch(port).catch((err: Error) => Promise.reject(new Error(`${err.message}. Its log:\n${tail.join('\n')}`))),
+      launch: () => launch(port).catch((err: Error) => {
+        throw new Error(`${err.message}. Its log:\n${tail.join('\n')}`);
+      }),
       restarts: opts.restarts ?? 5,
       log,
       tail: () => tail.join('\n'),
