@@ -31,11 +31,14 @@ export function createConnection(options: {
   pool?: { min?: number; max?: number };
   /** observes every SQL statement (tests count statements with it) */
   onQuery?: (sql: string) => void;
+  /** names the pool's sessions in pg_stat_activity (shutdown finds them with it); a URL's own one wins */
+  applicationName?: string;
 }): Knex {
   const connection = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
+  const named = options.applicationName ? { application_name: options.applicationName } : {};
   const db = knexFactory({
     client: 'pg',
-    connection: { ...connection, types } as Knex.PgConnectionConfig,
+    connection: { ...connection, ...named, types } as Knex.PgConnectionConfig,
     pool: { min: options.pool?.min ?? 0, max: options.pool?.max ?? 10 },
     acquireConnectionTimeout: 10000,
   });

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../database/embedded.ts';
+import { holdPort, postmasterOf, release } from '../helpers/postgres-process.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const isRoot = process.getuid?.() === 0;
@@ -37,22 +38,7 @@ function alive(pid: number): boolean {
   }
 }
 
-async function postmasterPid(clusterDir: string): Promise<number> {
-  return Number((await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-}
-
-/** Listen on 127.0.0.1:`port` as soon as it is free (its server was just killed). */
-async function holdPort(port: number): Promise<net.Server> {
-  for (const deadline = Date.now() + 5000; ; await new Promise((r) => setTimeout(r, 5))) {
-    const server = net.createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => resolve(true));
-    });
-    if (bound) return server;
-    if (Date.now() > deadline) throw new Error(`port ${port} is still taken`);
-  }
-}
+const postmasterPid = async (clusterDir: string): Promise<number> => (await postmasterOf(clusterDir)).pid;
 
 describe('startEmbeddedPostgres', () => {
   const handles: EmbeddedPostgresHandle[] = [];
@@ -149,17 +135,18 @@ describe('startEmbeddedPostgres', () => {
     process.kill(pid, 'SIGKILL');
     await expect.poll(() => lines.some((l) => l.level === 'error' && l.msg.includes('exited unexpectedly'))).toBe(true);
 
-    await expect.poll(() => query(handle.url, 'SELECT n FROM kept').catch(() => null), { timeout: 20_000, interval: 200 }).toEqual([{ n: 1 }]);
+    const kept = (): Promise<unknown> => query(handle.url, 'SELECT n FROM kept').catch(() => null);
+    await expect.poll(kept, { timeout: 20_000, interval: 200 }).toEqual([{ n: 1 }]);
     expect(await postmasterPid(handle.clusterDir)).not.toBe(pid);
-    expect(lines.some((l) => l.level === 'warn' && l.msg.includes('restarting embedded PostgreSQL (attempt 1 of 5)'))).toBe(true);
-    expect(lines.some((l) => l.level === 'info' && l.msg === 'embedded PostgreSQL restarted')).toBe(true);
+    expect(lines).toContainEqual({ level: 'warn', msg: 'restarting embedded PostgreSQL (attempt 1 of 5)' });
+    expect(lines).toContainEqual({ level: 'info', msg: 'embedded PostgreSQL restarted' });
     expect(fatal).toEqual([]);
 
     await handle.stop();
     expect(existsSync(path.join(handle.clusterDir, 'postmaster.pid'))).toBe(false);
   });
 
-  it('gives up after its restart attempts and says so through onFatal; stop() resolves and a later start recovers', async () => {
+  it('gives up after its restart attempts, saying so through onFatal; a later start recovers', async () => {
     const dataDir = await appDataDir();
     const { lines, log } = recordingLog();
     const fatal: Error[] = [];
@@ -172,7 +159,7 @@ describe('startEmbeddedPostgres', () => {
     try {
       await expect.poll(() => fatal.length, { timeout: 20_000 }).toBe(1);
     } finally {
-      squatter.close();
+      await release(squatter);
     }
     expect(fatal[0].message).toMatch(/could not be restarted \(2 attempts\)/);
     const failures = lines.filter((l) => l.level === 'error' && /restart attempt \d failed/.test(l.msg));
@@ -184,7 +171,7 @@ describe('startEmbeddedPostgres', () => {
     expect(await query(again.url, 'SELECT n FROM kept')).toEqual([{ n: 1 }]);
   });
 
-  it('with restarts off, reports a dead postmaster through onFatal at once; stop() resolves and the next start recovers', async () => {
+  it('with restarts off, reports a dead postmaster through onFatal at once; the next start recovers', async () => {
     const dataDir = await appDataDir();
     const { lines, log } = recordingLog();
     const fatal: Error[] = [];
@@ -197,7 +184,8 @@ describe('startEmbeddedPostgres', () => {
     expect(lines.some((l) => l.msg.includes('restarting'))).toBe(false);
     await handle.stop(); // must not wait for an exit that already happened
 
-    expect(existsSync(path.join(handle.clusterDir, 'postmaster.pid'))).toBe(true); // stale: postgres itself must cope with it
+    // stale: postgres itself must cope with it
+    expect(existsSync(path.join(handle.clusterDir, 'postmaster.pid'))).toBe(true);
     const again = await start(dataDir);
     expect(await query(again.url, 'SELECT n FROM kept')).toEqual([{ n: 1 }]);
   });
