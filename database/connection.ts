@@ -36,14 +36,17 @@ export function createConnection(options: {
   statementTimeout?: number;
   /** cancels a request's statements when its client goes away (see cancellation.ts) */
   cancellation?: Cancellation;
+  /** names the pool's sessions in pg_stat_activity (shutdown finds them with it); a URL's own one wins */
+  applicationName?: string;
 }): Knex {
   const connection = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
-  // a startup parameter: every pooled connection has it from its first statement, at no extra round trip
+  // startup parameters: every pooled connection has them from its first statement, at no extra round trip
   const timeout = options.statementTimeout ? { statement_timeout: options.statementTimeout } : {};
+  const named = options.applicationName ? { application_name: options.applicationName } : {};
   const { cancellation } = options;
   const db = knexFactory({
     client: 'pg',
-    connection: { ...connection, ...timeout, types } as Knex.PgConnectionConfig,
+    connection: { ...connection, ...timeout, ...named, types } as Knex.PgConnectionConfig,
     pool: {
       min: options.pool?.min ?? 0,
       max: options.pool?.max ?? 10,

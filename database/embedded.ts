@@ -7,6 +7,8 @@
  * instead; when it cannot reach the binaries (a project under /root, say), they run from a shared
  * copy there (see embedded-process.ts, which runs the programs).
  *
+ * A server that exits unasked is restarted (embedded-supervisor.ts).
+ *
  * One process owns a cluster: a second start on it refuses. Short-lived commands (the CLI's
  * `token`) may instead attach to the cluster a running Vellum serves, and leave it running.
  */
@@ -17,8 +19,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
-  exists, FALLBACK_ROOT, freePort, initCluster, mkdirOpen, platformBinariesDir, reachable, startPostmaster, stopPostmaster, usableBinaries, type Ids,
+  exists, FALLBACK_ROOT, freePort, initCluster, mkdirOpen, platformBinariesDir, reachable, startPostmaster, usableBinaries, type Ids,
 } from './embedded-process.ts';
+import { superviseServer } from './embedded-supervisor.ts';
 
 export interface EmbeddedPostgresLog {
   info(msg: string): void;
@@ -48,6 +51,13 @@ export interface EmbeddedPostgresOptions {
    * server goes away when its owner stops.
    */
   attach?: boolean;
+  /**
+   * When the server exits unasked, restart it (same cluster and port) up to this many times in a
+   * row, with backoff; 0: never. Default 5. See embedded-supervisor.ts.
+   */
+  restarts?: number;
+  /** Called once when the server died and could not be restarted: the app cannot serve any more. */
+  onFatal?: (err: Error) => void;
 }
 
 export interface EmbeddedPostgresHandle {
@@ -66,15 +76,6 @@ const USER = 'postgres';
 const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'];
 const exec = promisify(execFile);
 const defaultLog: EmbeddedPostgresLog = { debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) };
-
-/** A process that exits without stopping its cluster still sends the postmaster a fast shutdown. */
-function stopOnExit(child: ChildProcess): () => void {
-  const onExit = (): void => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-  };
-  process.once('exit', onExit);
-  return () => process.removeListener('exit', onExit);
-}
 
 /** Start (initialising on first use) the app's own PostgreSQL cluster; see the module notes for root. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
@@ -110,39 +111,40 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     });
   }
 
+  // No unix socket: avoids /tmp lock-file clashes between clusters and socket path-length limits.
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...(opts.postgresFlags ?? [])];
+  const launch = (port: number): Promise<ChildProcess> => {
+    tail.length = 0;
+    return startPostmaster({ bins, clusterDir, ids, onLog, port, flags });
+  };
   for (let attempt = 1; ; attempt++) {
     const port = opts.port || (await freePort());
-    tail.length = 0;
     let child: ChildProcess;
     try {
-      // No unix socket: avoids /tmp lock-file clashes between clusters and socket path-length limits.
-      const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...(opts.postgresFlags ?? [])];
-      child = await startPostmaster({ bins, clusterDir, ids, onLog, port, flags });
+      child = await launch(port);
     } catch (err) {
       // A port picked by freePort() can be taken before postgres binds it; a fresh pick usually succeeds.
       if (!opts.port && attempt < 3 && tail.some((l) => /could not bind/.test(l))) continue;
       throw new Error(`Embedded PostgreSQL failed to start on ${clusterDir} (port ${port}): ${(err as Error).message}. Its log:\n${tail.join('\n')}`);
     }
-
-    let stopping: Promise<void> | undefined;
-    const forgetExit = stopOnExit(child);
-    const stop = (): Promise<void> => {
-      forgetExit();
-      return (stopping ??= stopPostmaster(child));
-    };
-    child.once('exit', (code, signal) => {
-      if (stopping) return;
-      log.error(`embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal})\n${tail.join('\n')}`);
-      void stop();
+    // Restarts keep the port: the app's pool holds this URL.
+    const server = superviseServer(child, {
+      launch: () => launch(port).catch((err: Error) => {
+        throw new Error(`${err.message}. Its log:\n${tail.join('\n')}`);
+      }),
+      restarts: opts.restarts ?? 5,
+      log,
+      tail: () => tail.join('\n'),
+      onFatal: opts.onFatal,
     });
     try {
       await ensureDatabase(port, password, database);
     } catch (err) {
-      await stop();
+      await server.stop();
       throw err;
     }
     log.info(`embedded PostgreSQL listening on 127.0.0.1:${port} (cluster ${clusterDir}, binaries ${bins.dir})`);
-    return { url: clusterUrl(password, port, database), dataDir, clusterDir, attached: false, stop };
+    return { url: clusterUrl(password, port, database), dataDir, clusterDir, attached: false, stop: server.stop };
   }
 }
 

@@ -10,6 +10,9 @@ import { ConfigurationError, isAppError, type AppError, type FieldIssue } from '
 import { ROOT } from './root.ts';
 import { runTokenCommand, TOKEN_USAGE } from './token-command.ts';
 
+// on top of server.shutdownTimeoutMs (SHUTDOWN_TIMEOUT_MS), for pool close and the embedded server's shutdown
+const SHUTDOWN_GRACE_MS = 5000;
+
 const USAGE = `usage: vellum <command> [options]
 
 commands:
@@ -22,22 +25,29 @@ async function start(argv: string[]): Promise<void> {
   const appDir = values.app ? path.resolve(values.app) : path.join(ROOT, 'examples/blog');
   // loaded on use: importing the app's modules takes most of a second, which `help` and usage mistakes need not wait for
   const { createVellumApp } = await import('../index.ts');
-  const app = await createVellumApp({ appDir });
   let stopping = false;
-  const stop = async (signal: string): Promise<void> => {
+  const stop = async (reason: string, code: number): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ reason }, 'shutting down');
+    // the kernel bounds its shutdown by shutdownTimeoutMs; this is the backstop for a plugin's destroy that hangs
+    const limit = Number(app.config.server.shutdownTimeoutMs ?? 10000) + SHUTDOWN_GRACE_MS;
+    setTimeout(() => {
+      app.log.error({ limitMs: limit }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, limit).unref();
     try {
       await app.destroy();
-      process.exit(0);
+      process.exit(code);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');
       process.exit(1);
     }
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // the database is gone for good (logged by the app): exit non-zero so a process supervisor restarts us
+  const app = await createVellumApp({ appDir, onFatal: () => void stop('database lost', 1) });
+  process.on('SIGINT', () => void stop('SIGINT', 0));
+  process.on('SIGTERM', () => void stop('SIGTERM', 0));
   try {
     const { url } = await app.listen();
     app.log.info({ url, appDir }, `Vellum is serving ${path.relative(process.cwd(), appDir) || '.'} at ${url}`);

@@ -6,6 +6,15 @@ interface PgError { code?: string; constraint?: string }
 
 const UNIQUE_MESSAGE = 'This attribute must be unique';
 
+// The server cannot be reached, is going away or not accepting sessions yet (a restart), or the
+// connection broke: class 08, admin/crash shutdown, cannot_connect_now, too many connections.
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+]);
+// what pg throws, without a code, for a connection that broke under a query or before it
+const BROKEN_CONNECTION = /Connection terminated|is not queryable/;
+
 const isPgError = (err: unknown): err is { code: string; constraint?: string } & Error =>
   err instanceof Error && typeof (err as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as PgError).code!);
 
@@ -16,9 +25,10 @@ const isPgError = (err: unknown): err is { code: string; constraint?: string } &
  * ValidationError. Nothing of the SQL leaks.
  */
 export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
+  if (isAppError(err)) return err;
   const unavailable = databaseUnavailable(err);
   if (unavailable) return unavailable;
-  if (isAppError(err) || !isPgError(err)) return err;
+  if (!isPgError(err)) return err;
   if (err.code === '23505' && err.constraint === singleTypeIndexName(ct.collectionName)) {
     return conflict(`${ct.uid} is a single type: it already has a document in this locale`);
   }
@@ -35,17 +45,6 @@ export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
 }
 
 /**
- * A statement that ran past `database.statementTimeout` (or whose request was abandoned), or a
- * request that found no free connection in time: the server is overloaded for now, not broken,
- * so a 503 the client may retry. Null for any other error.
- */
-export function databaseUnavailable(err: unknown): AppError | null {
-  if (isPgError(err) && err.code === '57014') return serviceUnavailable('The request took too long and was cancelled');
-  if (err instanceof Error && err.name === 'KnexTimeoutError') return serviceUnavailable('The database is busy; try again');
-  return null;
-}
-
-/**
  * The attribute whose unique index refused a write, when `err` is that refusal (as
  * `translateDatabaseError` reports it); null for any other error. For callers that answer a
  * lost race on a unique value with their own message.
@@ -56,4 +55,19 @@ export function uniqueViolationOf(err: unknown): string | null {
   if (!Array.isArray(errors) || errors.length !== 1) return null;
   const issue = errors[0] as { path?: unknown[]; message?: unknown };
   return issue.message === UNIQUE_MESSAGE && typeof issue.path?.[0] === 'string' ? issue.path[0] : null;
+}
+
+/**
+ * A 503 ServiceUnavailableError when `err` says the database cannot answer right now (down,
+ * restarting, refusing sessions, no connection to be had in time, or a statement cancelled for
+ * taking too long): the client may retry, unlike a 500. Null for any other error.
+ */
+export function databaseUnavailable(err: unknown): AppError | null {
+  if (!(err instanceof Error)) return null;
+  const code = (err as PgError).code;
+  // past `database.statementTimeout`, or cancelled because its request was abandoned or the app is stopping
+  if (code === '57014') return serviceUnavailable('The request took too long and was cancelled');
+  const down = (typeof code === 'string' && (UNAVAILABLE_ERRNO.has(code) || UNAVAILABLE_SQLSTATE.test(code)))
+    || err.name === 'KnexTimeoutError' || BROKEN_CONNECTION.test(err.message);
+  return down ? serviceUnavailable('The database is unavailable; try again shortly') : null;
 }

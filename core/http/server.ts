@@ -90,7 +90,7 @@ function toAppError(err: unknown): AppError | null {
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     return e.status === 404 ? notFound() : e.status === 405 ? methodNotAllowed() : validationError(e.message ?? 'Bad Request');
   }
-  return null;
+  return databaseUnavailable(err);
 }
 
 /**

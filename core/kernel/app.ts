@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { access } from 'node:fs/promises';
@@ -13,7 +14,8 @@ import { createHttpServer, type HttpServer, type RequestContext } from '../http/
 import { readProxyConfig } from '../http/proxy.ts';
 import { createCors, readCorsConfig } from '../http/cors.ts';
 import { configurationError } from '../errors.ts';
-import { createConnection } from '../../database/connection.ts';
+import { createConnection, type ConnectionOptions } from '../../database/connection.ts';
+import { cancelStatementsAt } from '../../database/cancel.ts';
 import { syncTables } from '../../database/sync.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../database/embedded.ts';
 import { createCancellation } from '../../database/cancellation.ts';
@@ -41,6 +43,11 @@ export interface AppOptions {
   logger?: Logger;
   /** observe every SQL statement */
   onQuery?: (sql: string) => void;
+  /**
+   * The app can no longer serve: its embedded database died and could not be restarted. The
+   * error is logged first; the CLI exits non-zero, so a process supervisor takes over.
+   */
+  onFatal?: (err: Error) => void;
 }
 
 export interface App {
@@ -115,7 +122,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   let db: Knex | undefined;
+  let connection: ConnectionOptions | string | undefined;
   let embedded: EmbeddedPostgresHandle | undefined;
+  // unique to this app, so shutdown can find (and cancel) its own statements on a shared server
+  const applicationName = `vellum-${process.pid}-${randomBytes(4).toString('hex')}`;
   const getDb = (): Knex => {
     if (!db) throw new Error('the database is not connected yet: call app.start() first');
     return db;
@@ -132,18 +142,28 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   async function connect(): Promise<Knex> {
     const dbConfig = config.database as {
-      connection?: { connection: string | PlainObject }; pool?: { min?: number; max?: number };
-      embedded?: { dataDir?: string; port?: number }; statementTimeout?: number;
+      connection?: { connection: string | ConnectionOptions }; pool?: { min?: number; max?: number };
+      embedded?: { dataDir?: string; port?: number; restarts?: number }; statementTimeout?: number;
     };
-    let connection: string | PlainObject | undefined = options.databaseUrl ?? dbConfig.connection?.connection;
+    connection = options.databaseUrl ?? dbConfig.connection?.connection;
     if (!connection) {
       const dataDir = path.resolve(appDir, dbConfig.embedded?.dataDir ?? '.data');
       log.info({ dataDir }, 'starting embedded PostgreSQL');
-      embedded = await startEmbeddedPostgres({ dataDir, port: dbConfig.embedded?.port, log: pinoLog(log), attach: options.attachEmbedded });
+      embedded = await startEmbeddedPostgres({
+        dataDir,
+        port: dbConfig.embedded?.port,
+        restarts: dbConfig.embedded?.restarts,
+        log: pinoLog(log),
+        attach: options.attachEmbedded,
+        onFatal: (err) => {
+          log.fatal({ err }, 'the embedded database is gone and could not be restarted: the app cannot serve');
+          options.onFatal?.(err);
+        },
+      });
       connection = embedded.url;
     }
     const conn = createConnection({
-      connection: connection as never, pool: dbConfig.pool, onQuery: options.onQuery, statementTimeout: dbConfig.statementTimeout, cancellation,
+      connection, pool: dbConfig.pool, onQuery: options.onQuery, applicationName, statementTimeout: dbConfig.statementTimeout, cancellation,
     });
     await conn.raw('select 1');
     return conn;
@@ -198,7 +218,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     async destroy() {
       if (phase === 'destroyed') return;
       phase = 'destroyed';
-      await server.close(Number(config.server.shutdownTimeoutMs ?? 10000));
+      const timeoutMs = Number(config.server.shutdownTimeoutMs ?? 10000);
+      const deadline = Date.now() + timeoutMs;
+      await server.close(timeoutMs);
+      // One budget for the whole shutdown: a statement still running when it is spent (a request cut at
+      // the deadline, say) is cancelled, since closing the pool waits for it (up to forever).
+      const canceller = db && connection
+        ? cancelStatementsAt(deadline, { connection, applicationName, log })
+        : undefined;
       for (const p of [...plugins].reverse()) {
         if (!apis.has(p)) continue;
         try {
@@ -208,6 +235,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         }
       }
       await db?.destroy();
+      await canceller?.settle();
       await embedded?.stop();
     },
   };

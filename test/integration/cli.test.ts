@@ -1,40 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/app.ts';
+import { baseEnv, exited, startCli } from '../helpers/cli.ts';
 
-interface Running { child: ChildProcess; url: string; output: () => string }
 interface Ran { code: number | null; stdout: string; stderr: string }
-
-const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' });
-
-/** `vellum start` as a user runs it (through tsx), on a free port; resolves once it listens. */
-async function startCli(env: Record<string, string>, args: string[] = []): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/cli.ts'), 'start', ...args], {
-    cwd: ROOT,
-    env: { ...baseEnv(), PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (c) => { out += c; });
-  child.stderr!.on('data', (c) => { out += c; });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vellum start did not listen in time:\n${out}`)), 60_000);
-    const check = (): void => {
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`vellum start exited with ${code}:\n${out}`)); });
-  });
-  return { child, url, output: () => out };
-}
 
 /** A one-shot `vellum <args>` (e.g. `token create`), run to completion. */
 function vellum(args: string[], env: Record<string, string>): Promise<Ran> {
@@ -66,13 +39,6 @@ async function createToken(env: Record<string, string>, ...args: string[]): Prom
 const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
 const postTag = (url: string, name: string, headers: Record<string, string> = {}): Promise<Response> =>
   fetch(`${url}/api/tags`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ data: { name } }) });
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
-}
 
 const dirs: string[] = [];
 afterAll(async () => {

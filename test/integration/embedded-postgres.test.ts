@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../database/embedded.ts';
+import { holdPort, postmasterOf, release } from '../helpers/postgres-process.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const isRoot = process.getuid?.() === 0;
@@ -36,6 +37,8 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+const postmasterPid = async (clusterDir: string): Promise<number> => (await postmasterOf(clusterDir)).pid;
 
 describe('startEmbeddedPostgres', () => {
   const handles: EmbeddedPostgresHandle[] = [];
@@ -121,18 +124,68 @@ describe('startEmbeddedPostgres', () => {
     expect(existsSync(path.join(own.clusterDir, 'postmaster.pid'))).toBe(false);
   });
 
-  it('survives a postmaster that died: stop() still resolves and the next start recovers', async () => {
+  it('restarts a postmaster that died, on the same port and URL, with its data', async () => {
     const dataDir = await appDataDir();
     const { lines, log } = recordingLog();
-    const handle = await start(dataDir, log);
+    const fatal: Error[] = [];
+    const handle = await startEmbeddedPostgres({ dataDir, log, onFatal: (err) => fatal.push(err) });
+    handles.push(handle);
     await query(handle.url, 'CREATE TABLE kept AS SELECT 1 AS n');
-    const pidFile = path.join(handle.clusterDir, 'postmaster.pid');
-    const pid = Number((await fs.readFile(pidFile, 'utf8')).split('\n')[0]);
+    const pid = await postmasterPid(handle.clusterDir);
     process.kill(pid, 'SIGKILL');
     await expect.poll(() => lines.some((l) => l.level === 'error' && l.msg.includes('exited unexpectedly'))).toBe(true);
+
+    const kept = (): Promise<unknown> => query(handle.url, 'SELECT n FROM kept').catch(() => null);
+    await expect.poll(kept, { timeout: 20_000, interval: 200 }).toEqual([{ n: 1 }]);
+    expect(await postmasterPid(handle.clusterDir)).not.toBe(pid);
+    expect(lines).toContainEqual({ level: 'warn', msg: 'restarting embedded PostgreSQL (attempt 1 of 5)' });
+    expect(lines).toContainEqual({ level: 'info', msg: 'embedded PostgreSQL restarted' });
+    expect(fatal).toEqual([]);
+
+    await handle.stop();
+    expect(existsSync(path.join(handle.clusterDir, 'postmaster.pid'))).toBe(false);
+  });
+
+  it('gives up after its restart attempts, saying so through onFatal; a later start recovers', async () => {
+    const dataDir = await appDataDir();
+    const { lines, log } = recordingLog();
+    const fatal: Error[] = [];
+    const handle = await startEmbeddedPostgres({ dataDir, log, restarts: 2, onFatal: (err) => fatal.push(err) });
+    handles.push(handle);
+    await query(handle.url, 'CREATE TABLE kept AS SELECT 1 AS n');
+    process.kill(await postmasterPid(handle.clusterDir), 'SIGKILL');
+    // the port taken by someone else as soon as it is free: every restart fails
+    const squatter = await holdPort(Number(new URL(handle.url).port));
+    try {
+      await expect.poll(() => fatal.length, { timeout: 20_000 }).toBe(1);
+    } finally {
+      await release(squatter);
+    }
+    expect(fatal[0].message).toMatch(/could not be restarted \(2 attempts\)/);
+    const failures = lines.filter((l) => l.level === 'error' && /restart attempt \d failed/.test(l.msg));
+    expect(failures).toHaveLength(2);
+    for (const f of failures) expect(f.msg).toMatch(/could not bind IPv4 address "127\.0\.0\.1": Address already in use/);
     await handle.stop(); // must not wait for an exit that already happened
 
-    expect(existsSync(pidFile)).toBe(true); // stale: postgres itself must cope with it
+    const again = await start(dataDir);
+    expect(await query(again.url, 'SELECT n FROM kept')).toEqual([{ n: 1 }]);
+  });
+
+  it('with restarts off, reports a dead postmaster through onFatal at once; the next start recovers', async () => {
+    const dataDir = await appDataDir();
+    const { lines, log } = recordingLog();
+    const fatal: Error[] = [];
+    const handle = await startEmbeddedPostgres({ dataDir, log, restarts: 0, onFatal: (err) => fatal.push(err) });
+    handles.push(handle);
+    await query(handle.url, 'CREATE TABLE kept AS SELECT 1 AS n');
+    process.kill(await postmasterPid(handle.clusterDir), 'SIGKILL');
+    await expect.poll(() => fatal.length).toBe(1);
+    expect(lines.some((l) => l.level === 'error' && l.msg.includes('exited unexpectedly'))).toBe(true);
+    expect(lines.some((l) => l.msg.includes('restarting'))).toBe(false);
+    await handle.stop(); // must not wait for an exit that already happened
+
+    // stale: postgres itself must cope with it
+    expect(existsSync(path.join(handle.clusterDir, 'postmaster.pid'))).toBe(true);
     const again = await start(dataDir);
     expect(await query(again.url, 'SELECT n FROM kept')).toEqual([{ n: 1 }]);
   });
