@@ -88,6 +88,9 @@ export const notFound = (message = 'Not Found', details: Record<string, unknown>
   new AppError('NotFoundError', message, details);
 
 /** Authenticated, but not allowed to do this (a permission action the role or token lacks). */
+/** No credentials where the route needs some, or credentials that do not hold (Strapi's wording). */
+export const unauthorized = (message = 'Missing or invalid credentials'): AppError => new AppError('UnauthorizedError', message);
+
 export const forbidden = (message = 'Forbidden', details: Record<string, unknown> = {}): AppError =>
   new AppError('ForbiddenError', message, details);
 

@@ -75,15 +75,16 @@ export function createLinker(app: App) {
 
   /**
    * Add `ids` to the target's media attribute, inside the upload's transaction. A read-modify-write
-   * that loses nothing to a concurrent one: every version of the document is locked, in id order
-   * (the order the core's writes lock rows in, so two links cannot deadlock), before the current
-   * value is read; parallel uploads to one gallery queue up and each appends to what the last wrote.
+   * that loses nothing to a concurrent one: the document's write lock (the one every write to it
+   * takes first, so a link queues with PUTs in one order and cannot deadlock with them) is held
+   * before the current value is read; parallel uploads to one gallery each append to what the
+   * last wrote.
    */
   async function attach(
-    documents: (uid: string) => DocumentApi, trx: Knex, target: LinkTarget, ids: number[],
+    documents: (uid: string) => DocumentApi, trx: Knex.Transaction, target: LinkTarget, ids: number[],
   ): Promise<void> {
     const { ct, attr, field, documentId } = target;
-    await trx(ct.collectionName).select('id').where('document_id', documentId).orderBy('id').forUpdate();
+    await app.documents.lock(trx, ct.uid, documentId);
     const docs = documents(ct.uid);
     const draft = await docs.findOne({
       documentId, locale: target.locale, status: 'draft', fields: ['locale'], populate: { [field]: { fields: [] } },

@@ -1,7 +1,7 @@
 import type { App } from '../../core/kernel/app.ts';
 import type { RequestAuth } from '../../core/auth/types.ts';
 import type { RouteMiddleware } from '../../core/http/server.ts';
-import { AppError } from '../../core/errors.ts';
+import { forbidden, unauthorized } from '../../core/errors.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import type { JwtService } from './jwt.ts';
@@ -9,8 +9,6 @@ import type { RoleService } from './roles.ts';
 import type { TokenService } from './tokens.ts';
 import { USER_UID } from './schemas.ts';
 
-export const unauthorized = (message = 'Missing or invalid credentials'): AppError => new AppError('UnauthorizedError', message);
-export const forbidden = (message = 'Forbidden'): AppError => new AppError('ForbiddenError', message);
 
 export interface Authenticator {
   /**

@@ -11,7 +11,7 @@ import type { RestApiConfig } from '../../core/config/rest.ts';
 import type { Query } from '../../core/query/types.ts';
 import { authorizeQuery } from '../../core/auth/query-access.ts';
 import type { UsersPermissionsApi } from './index.ts';
-import { unauthorized } from './guard.ts';
+import { unauthorized } from '../../core/errors.ts';
 import { bodyOf, requireStrings } from './auth-shared.ts';
 import { createUserStore, takenIdentifier, type Documents, type UserStore, type UserView } from './users-store.ts';
 import { userData } from './users-input.ts';

@@ -155,7 +155,9 @@ describe('the process survives its database', () => {
       expect(took).toBeLessThan(shutdownMs + 2500);
       expect(await sleeping).toBe('cut');
       expect(await sleepers()).toEqual([]);
-      expect(cli.output()).toContain('"statements":1,"msg":"shutdown timeout: cancelled running statements"');
+      // cut by the request's own cancellation (its connection was dropped at the deadline) or, for a
+      // statement no request waits on, by the shutdown's sweep of the app's sessions
+      expect(cli.output()).toMatch(/"url":"\/api\/sleep","status":503|"msg":"shutdown timeout: cancelled running statements"/);
     } finally {
       await database.drop();
     }
