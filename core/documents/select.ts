@@ -4,7 +4,8 @@
  * components, dynamic zones, localizations) as correlated subqueries. However many rows and
  * populated documents, a read is one statement.
  *
- * Attribute names and uids are spliced into the SQL as literals: they are identifiers the
+ * Attribute names and uids are spliced into the SQL as literals and table names as quoted
+ * identifiers (a collectionName may be a reserved word: `order`, `user`): they are names the
  * schema validator accepted (`^[A-Za-z_][A-Za-z0-9_]*$`, `api::x.y`), never request input.
  * Everything that comes from a request (locales, filter values) is a bound parameter.
  */
@@ -13,7 +14,7 @@ import { FILE_UID, isLocalized, isScalar, isToMany, type Attribute, type Attribu
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
 import { compileFilters } from '../query/filters.ts';
 import { compileSort } from '../query/sort.ts';
-import { fragment as frag, isoTimestamp, joinFragments as join, type SqlFragment as Frag } from '../query/sql.ts';
+import { fragment as frag, isoTimestamp, joinFragments as join, quote, type SqlFragment as Frag } from '../query/sql.ts';
 import { scopeCondition, type Scope } from './rows.ts';
 
 /** What a document or component renders: its scalar fields (all when unset) and what it populates. */
@@ -68,7 +69,7 @@ function shareRender(ctx: SelectContext, shared: SharedRenders, target: SharedTa
     : `SELECT (p.data->>${lit(name)})${cast} FROM ${shared.page} p${target.key === 'id' ? ` WHERE jsonb_typeof(${value}) = 'number'` : ''}`;
   const key = `${t}.${target.key}`;
   shared.ctes.push(frag(
-    `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS k, ${doc.sql} AS j FROM ${target.ct.collectionName} ${t} WHERE ${key} IN (${refs}) AND ${scope.sql} ORDER BY ${key}, ${t}.id)`,
+    `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS k, ${doc.sql} AS j FROM ${quote(target.ct.collectionName)} ${t} WHERE ${key} IN (${refs}) AND ${scope.sql} ORDER BY ${key}, ${t}.id)`,
     [...doc.bindings, ...scope.bindings],
   ));
   return h;
@@ -218,16 +219,16 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
     const own = ctx.registry.owningSide(attr)!;
     // the owners hold this document's id; containment lets the GIN index find them
     const held = own.toMany ? `jsonb_build_object(${lit(own.attribute)}, jsonb_build_array(${owner!.alias}.document_id))` : `jsonb_build_object(${lit(own.attribute)}, ${owner!.alias}.document_id)`;
-    from = `${target.collectionName} ${t}`;
+    from = `${quote(target.collectionName)} ${t}`;
     link = `${t}.data @> ${held}`;
-    natural = `(SELECT min(f.id) FROM ${target.collectionName} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
+    natural = `(SELECT min(f.id) FROM ${quote(target.collectionName)} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
   } else if (toMany) {
     const o = ctx.alias();
-    from = `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`;
+    from = `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${quote(target.collectionName)} ${t} ON ${t}.document_id = ${o}.v`;
     link = 'TRUE';
     natural = `${o}.n`;
   } else {
-    from = `${target.collectionName} ${t}`;
+    from = `${quote(target.collectionName)} ${t}`;
     link = `${t}.document_id = ${data}->>${lit(name)}`;
     natural = `${t}.id`;
   }
@@ -247,11 +248,11 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
   const f = ctx.alias();
   const doc = documentJson(ctx, files, f, node);
   if (!multiple) {
-    return frag(`(SELECT ${doc.sql} FROM ${files.collectionName} ${f} WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`, doc.bindings);
+    return frag(`(SELECT ${doc.sql} FROM ${quote(files.collectionName)} ${f} WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`, doc.bindings);
   }
   const o = ctx.alias();
   return list(frag(
-    `SELECT json_agg(${doc.sql} ORDER BY ${o}.n) FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${files.collectionName} ${f} ON ${f}.id = ${o}.v::bigint`,
+    `SELECT json_agg(${doc.sql} ORDER BY ${o}.n) FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${quote(files.collectionName)} ${f} ON ${f}.id = ${o}.v::bigint`,
     doc.bindings,
   ));
 }
@@ -263,7 +264,7 @@ function localizations(ctx: SelectContext, owner: { alias: string; ct: ContentTy
   const status = scopeCondition(ct, t, { status: ctx.scope.status, locale: '*' });
   const doc = documentJson(ctx, ct, t, node);
   return list(frag(
-    `SELECT json_agg(${doc.sql} ORDER BY ${t}.id) FROM ${ct.collectionName} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,
+    `SELECT json_agg(${doc.sql} ORDER BY ${t}.id) FROM ${quote(ct.collectionName)} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,
     [...doc.bindings, ...status.bindings],
   ));
 }
