@@ -31,3 +31,36 @@ export function listValue(registry: Registry, uid: string | null, items: unknown
     return of ? componentValue(registry, of, item, inZone) : item;
   });
 }
+
+/**
+ * Items of a list being written, as Strapi shows them when it checks the input itself (a type
+ * without draft & publish): what was sent, with the lists it defaults to `[]`, and no ids for
+ * new instances, which have none yet.
+ */
+export function writtenListValue(registry: Registry, uid: string | null, items: unknown[]): unknown[] {
+  return items.map((item) => {
+    const of = uid ?? (isPlainObject(item) && typeof item.__component === 'string' ? item.__component : null);
+    return of ? writtenValue(registry, of, item) : item;
+  });
+}
+
+function writtenValue(registry: Registry, uid: string, item: unknown): unknown {
+  if (!isPlainObject(item)) return item;
+  const out: Record<string, unknown> = {};
+  if (item.id !== null && item.id !== undefined) out.id = item.id;
+  if (typeof item.__component === 'string') out.__component = item.__component;
+  for (const [name, attr] of Object.entries(registry.component(uid).attributes)) {
+    const value = item[name];
+    if (attr.type === 'password') continue;
+    if (attr.type === 'component' && attr.repeatable) {
+      if (value !== undefined || !attr.required) out[name] = writtenListValue(registry, attr.component, Array.isArray(value) ? value : []);
+    } else if (attr.type === 'dynamiczone') {
+      if (value !== undefined || !attr.required) out[name] = writtenListValue(registry, null, Array.isArray(value) ? value : []);
+    } else if (attr.type === 'component') {
+      if (value !== undefined) out[name] = value === null ? null : writtenValue(registry, attr.component, value);
+    } else if (value !== undefined) {
+      out[name] = value;
+    }
+  }
+  return out;
+}

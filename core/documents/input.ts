@@ -8,8 +8,8 @@ import type {
 } from '../content-types/types.ts';
 import { isScalar, isToMany } from '../content-types/types.ts';
 import { checkScalar } from './scalars.ts';
-import { countIssue, issue, requiredIssue } from './issues.ts';
-import { listValue } from './component-values.ts';
+import { countIssue, issue, requiredIssue, undefinedIssue } from './issues.ts';
+import { writtenListValue } from './component-values.ts';
 import { parseRelationInput, type RelationInput } from './relation-input.ts';
 
 const BCRYPT_ROUNDS = 10;
@@ -43,7 +43,7 @@ export interface PreparedWrite {
   newComponents: Array<Record<string, unknown>>;
 }
 
-/** How strictly a write is checked, and how the ids of new components are drawn. */
+/** How strictly a write is checked. */
 export interface WriteOptions {
   /**
    * A draft is checked leniently, as Strapi 5 checks it: types, `max` and `maxLength` only, no
@@ -51,8 +51,6 @@ export interface WriteOptions {
    * Publishing checks the rest (publish-check.ts).
    */
   draft?: boolean;
-  /** Give `fresh` instances their ids now: a count error shows the items with theirs, as Strapi does. */
-  assignIds?: (fresh: Array<Record<string, unknown>>) => Promise<void>;
 }
 
 interface Walk {
@@ -64,7 +62,7 @@ interface Walk {
   update: boolean;
   /** the attribute of the first component sent with an id that is not one of its own */
   foreign: string | null;
-  /** count issues whose value is the list as written, rendered once its new items have ids */
+  /** count issues whose value is the list as written, rendered once the walk is done */
   lists: Array<{ issue: FieldIssue; uid: string | null; items: unknown[] }>;
 }
 
@@ -101,8 +99,7 @@ export async function prepareWrite(
   walk.out.data = walkObject(walk, attributes, input, existing, [], new Set(), mode === 'create');
   await Promise.all(walk.hashes);
   if (walk.issues.length > 0) {
-    if (walk.lists.length > 0) await options.assignIds?.(walk.out.newComponents);
-    for (const list of walk.lists) list.issue.value = listValue(registry, list.uid, list.items, list.uid === null);
+    for (const list of walk.lists) list.issue.value = writtenListValue(registry, list.uid, list.items);
     throw fieldErrors(walk.issues);
   }
   if (walk.foreign !== null) {
@@ -155,7 +152,8 @@ function applyDefault(walk: Walk, attr: Attribute, path: string[], out: Record<s
   } else if (attr.type === 'relation' && isToMany(attr) && !attr.mappedBy) {
     out[name] = [];
   } else if (attr.required && !walk.draft) {
-    walk.issues.push(requiredIssue(path, attr));
+    // Strapi words a value never sent apart from a null one
+    walk.issues.push(undefinedIssue(path));
   }
 }
 

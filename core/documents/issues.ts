@@ -24,6 +24,11 @@ export const requiredIssue = (path: string[], attr: Attribute): FieldIssue => ({
   value: null,
 });
 
+/** A required attribute a new document or instance is created without (no `value`: none was sent). */
+export const undefinedIssue = (path: string[]): FieldIssue => ({
+  path, message: `${fieldLabel(path)} must be defined.`, name: 'ValidationError',
+});
+
 /** Any other problem of the value at `path`. */
 export const issue = (path: string[], message: string, value: unknown): FieldIssue => ({
   path, message: `${fieldLabel(path)} ${message}`, name: 'ValidationError', value,
