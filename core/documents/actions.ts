@@ -162,7 +162,8 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
         // the published version is a fresh row (its own id, and components of its own), as in Strapi 5
         await ofLocale(table(ctx).where('document_id', p.documentId), draft.locale).whereNotNull('published_at').delete();
         await table(ctx).insert({
-          document_id: p.documentId, locale: draft.locale, published_at: ctx.db.fn.now(), data: await versionCopy(ctx, draft.data),
+          document_id: p.documentId, locale: draft.locale, published_at: ctx.db.fn.now(),
+          data: await versionCopy(ctx, draft.data),
           created_at: draft.created_at, updated_at: draft.updated_at,
         }).catch((err: unknown) => { throw uniqueViolation(err, ctx.contentType, draft.data) ?? err; });
       }

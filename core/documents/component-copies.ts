@@ -23,10 +23,13 @@ export function copyComponents(
     const out: Record<string, unknown> = { ...value };
     for (const [name, attr] of Object.entries(attrs)) {
       const v = value[name];
-      if (attr.type === 'component' && attr.repeatable && Array.isArray(v)) out[name] = v.map((i) => copyInstance(attr.component, i));
-      else if (attr.type === 'component' && !attr.repeatable) out[name] = copyInstance(attr.component, v);
-      else if (attr.type === 'dynamiczone' && Array.isArray(v)) {
-        out[name] = v.map((i) => (isPlainObject(i) && typeof i.__component === 'string' ? copyInstance(i.__component, i) : i));
+      if (attr.type === 'component' && attr.repeatable && Array.isArray(v)) {
+        out[name] = v.map((i) => copyInstance(attr.component, i));
+      } else if (attr.type === 'component' && !attr.repeatable) {
+        out[name] = copyInstance(attr.component, v);
+      } else if (attr.type === 'dynamiczone' && Array.isArray(v)) {
+        out[name] = v.map((i) =>
+          (isPlainObject(i) && typeof i.__component === 'string' ? copyInstance(i.__component, i) : i));
       }
     }
     return out;

@@ -15,9 +15,9 @@ export function componentValue(registry: Registry, uid: string, stored: unknown,
     const value = stored[name];
     if (attr.type === 'password' || attr.type === 'relation' || attr.type === 'media') continue;
     if (isScalar(attr)) out[name] = value ?? null;
-    else if (attr.type === 'component' && attr.repeatable) out[name] = listValue(registry, attr.component, value, false);
-    else if (attr.type === 'component') out[name] = value ? componentValue(registry, attr.component, value, false) : null;
-    else out[name] = listValue(registry, null, value, true);
+    else if (attr.type !== 'component') out[name] = listValue(registry, null, value, true);
+    else if (attr.repeatable) out[name] = listValue(registry, attr.component, value, false);
+    else out[name] = value ? componentValue(registry, attr.component, value, false) : null;
   }
   if (inZone) out.__component = uid;
   return out;
@@ -52,10 +52,13 @@ function writtenValue(registry: Registry, uid: string, item: unknown): unknown {
   for (const [name, attr] of Object.entries(registry.component(uid).attributes)) {
     const value = item[name];
     if (attr.type === 'password') continue;
+    const items = Array.isArray(value) ? value : [];
+    // a list left out of a new instance defaults to [] unless it is required
+    const listed = value !== undefined || !attr.required;
     if (attr.type === 'component' && attr.repeatable) {
-      if (value !== undefined || !attr.required) out[name] = writtenListValue(registry, attr.component, Array.isArray(value) ? value : []);
+      if (listed) out[name] = writtenListValue(registry, attr.component, items);
     } else if (attr.type === 'dynamiczone') {
-      if (value !== undefined || !attr.required) out[name] = writtenListValue(registry, null, Array.isArray(value) ? value : []);
+      if (listed) out[name] = writtenListValue(registry, null, items);
     } else if (attr.type === 'component') {
       if (value !== undefined) out[name] = value === null ? null : writtenValue(registry, attr.component, value);
     } else if (value !== undefined) {

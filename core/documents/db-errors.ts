@@ -25,7 +25,8 @@ export function uniqueViolation(err: unknown, ct: ContentType, data: Record<stri
   if (!isPgError(err) || err.code !== '23505' || !err.constraint) return null;
   for (const name of Object.keys(ct.attributes)) {
     if (uniqueIndexName(ct.collectionName, name) === err.constraint) {
-      return fieldErrors([{ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError', value: data[name] ?? null }]);
+      const value = data[name] ?? null;
+      return fieldErrors([{ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError', value }]);
     }
   }
   return null;

@@ -174,7 +174,8 @@ function writeAttribute(
     return;
   }
   if (value === null || value === undefined) {
-    const list = attr.type === 'dynamiczone' || (attr.type === 'component' && attr.repeatable) || (attr.type === 'media' && attr.multiple);
+    const list = attr.type === 'dynamiczone' || (attr.type === 'component' && attr.repeatable)
+      || (attr.type === 'media' && attr.multiple);
     if (attr.required && !walk.draft) walk.issues.push(requiredIssue(path, attr));
     else out[name] = list ? [] : null;
     return;
@@ -220,7 +221,8 @@ function writeMedia(walk: Walk, attr: MediaAttribute, value: unknown, path: stri
 
 /** A list's item count against its bounds (never a draft's); its value is rendered at the end. */
 function checkCount(
-  walk: Walk, attr: { min?: number; max?: number; required?: boolean }, items: unknown[], path: string[], uid: string | null,
+  walk: Walk, attr: { min?: number; max?: number; required?: boolean },
+  items: unknown[], path: string[], uid: string | null,
 ): void {
   if (walk.draft) return;
   const found = countIssue(attr, items.length, path, items);
@@ -240,7 +242,8 @@ function writeComponent(
       return;
     }
     const previous = Array.isArray(current) ? (current as Array<Record<string, unknown>>) : [];
-    const items = value.map((item, i) => instance(walk, schema.attributes, item, [...path, String(i)], previous, place));
+    const items = value.map((item, i) =>
+      instance(walk, schema.attributes, item, [...path, String(i)], previous, place));
     out[place.name] = items;
     // Strapi reports the items' problems before the count's
     checkCount(walk, attr, items, path, attr.component);

@@ -44,6 +44,8 @@ export function countIssue(
   if (attr.min !== undefined && (attr.required || n > 0) && n < attr.min) {
     return issue(path, `field must have at least ${attr.min} items`, value);
   }
-  if (attr.max !== undefined && n > attr.max) return issue(path, `field must have less than or equal to ${attr.max} items`, value);
+  if (attr.max !== undefined && n > attr.max) {
+    return issue(path, `field must have less than or equal to ${attr.max} items`, value);
+  }
   return null;
 }

@@ -16,12 +16,15 @@ import { uniqueExpression } from '../../database/sync.ts';
 
 /** Refuse to publish `data` (a draft of `documentId` in `locale`) unless it passes every rule. */
 export async function checkPublishable(
-  db: Knex, registry: Registry, ct: ContentType, documentId: string, locale: string | null, data: Record<string, unknown>,
+  db: Knex, registry: Registry, ct: ContentType,
+  documentId: string, locale: string | null, data: Record<string, unknown>,
 ): Promise<void> {
   const issues: FieldIssue[] = [];
   checkObject(registry, ct.attributes, data, [], issues);
   const taken = await takenUniqueValues(db, ct, documentId, locale, data);
-  for (const name of taken) issues.push({ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError', value: data[name] });
+  for (const name of taken) {
+    issues.push({ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError', value: data[name] });
+  }
   if (issues.length === 0) return;
   // schema order, as Strapi lists them (a unique value among the other problems)
   const order = Object.keys(ct.attributes);
@@ -65,7 +68,8 @@ function checkList(
 ): void {
   items.forEach((item, i) => {
     const of = uid ?? (isPlainObject(item) && typeof item.__component === 'string' ? item.__component : null);
-    if (of && isPlainObject(item)) checkObject(registry, registry.component(of).attributes, item, [...path, String(i)], issues);
+    if (!of || !isPlainObject(item)) return;
+    checkObject(registry, registry.component(of).attributes, item, [...path, String(i)], issues);
   });
   const found = countIssue(attr, items.length, path, null);
   if (found) issues.push({ ...found, value: listValue(registry, uid, items, uid === null) });

@@ -77,7 +77,9 @@ function checkString(attr: ScalarAttribute, value: unknown, fail: Fail, mode?: C
   }
   if (value.includes('\u0000')) return fail('must not contain NUL characters');
   const length = [...value].length;
-  if (!draft && attr.minLength !== undefined && length < attr.minLength) return fail(`must be at least ${attr.minLength} characters`);
+  if (!draft && attr.minLength !== undefined && length < attr.minLength) {
+    return fail(`must be at least ${attr.minLength} characters`);
+  }
   if (attr.maxLength !== undefined && length > attr.maxLength) return fail(`must be at most ${attr.maxLength} characters`);
   // bcrypt reads at most 72 bytes: two longer passwords sharing those would be the same password
   if (attr.type === 'password' && Buffer.byteLength(value) > MAX_PASSWORD_BYTES) {
@@ -94,7 +96,9 @@ function checkString(attr: ScalarAttribute, value: unknown, fail: Fail, mode?: C
   if (attr.type === 'email' && !draft && value !== '' && (value.length > MAX_EMAIL_LENGTH || !EMAIL.test(value))) {
     return fail('must be a valid email');
   }
-  if (attr.type === 'uid' && !draft && !UID_PATTERN.test(value)) return fail(`must match the following: "${UID_PATTERN}"`);
+  if (attr.type === 'uid' && !draft && !UID_PATTERN.test(value)) {
+    return fail(`must match the following: "${UID_PATTERN}"`);
+  }
   // Strapi skips the regex for an empty string unless the attribute is required.
   if (!draft && attr.regex !== undefined && (value !== '' || attr.required)) {
     const regex = new RegExp(attr.regex);
@@ -120,7 +124,9 @@ function checkFloat(attr: ScalarAttribute, value: unknown, fail: Fail, mode?: Ch
 }
 
 function checkRange(attr: ScalarAttribute, n: number, fail: Fail, mode?: CheckMode): ScalarCheck {
-  if (mode !== 'draft' && attr.min !== undefined && n < Number(attr.min)) return fail(`must be greater than or equal to ${attr.min}`);
+  if (mode !== 'draft' && attr.min !== undefined && n < Number(attr.min)) {
+    return fail(`must be greater than or equal to ${attr.min}`);
+  }
   if (attr.max !== undefined && n > Number(attr.max)) return fail(`must be less than or equal to ${attr.max}`);
   return { ok: true, value: n };
 }
@@ -147,7 +153,9 @@ function checkBigInteger(attr: ScalarAttribute, value: unknown, fail: Fail, mode
   }
   if (big < INT64_MIN) return fail(`must be greater than or equal to ${INT64_MIN}`);
   if (big > INT64_MAX) return fail(`must be less than or equal to ${INT64_MAX}`);
-  if (mode !== 'draft' && attr.min !== undefined && compareBig(big, attr.min) < 0) return fail(`must be greater than or equal to ${attr.min}`);
+  if (mode !== 'draft' && attr.min !== undefined && compareBig(big, attr.min) < 0) {
+    return fail(`must be greater than or equal to ${attr.min}`);
+  }
   if (attr.max !== undefined && compareBig(big, attr.max) > 0) return fail(`must be less than or equal to ${attr.max}`);
   // Strapi returns bigintegers as strings: a JSON number could not hold them.
   return { ok: true, value: big.toString() };
