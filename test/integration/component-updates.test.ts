@@ -93,6 +93,18 @@ describe('a component sent with its id is updated in place', () => {
     expect(strip(again.body.data.variants[0])).toEqual({ id: v1.id, label: 'renamed', price: 9, options: v1.options });
   });
 
+  it('keeps an id sent twice in one list once: the second entry is a new instance (a kept difference)', async () => {
+    const before = await product();
+    const [v1] = before.variants;
+    const res = await putDraft(before.documentId, { variants: [{ id: v1.id, label: 'first' }, { id: v1.id, label: 'second' }] });
+    expect(res.status).toBe(200);
+    const after = res.body.data.variants;
+    expect(after.map((v: Doc) => v.label)).toEqual(['first', 'second']);
+    expect(after[0]).toMatchObject({ id: v1.id, price: 1 });
+    expect(after[1].id).not.toBe(v1.id);
+    expect(after[1].price).toBeNull();
+  });
+
   it('updates dynamic-zone items sent with their id in place', async () => {
     const before = await product();
     const dims = before.sections[1];
