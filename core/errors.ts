@@ -47,6 +47,11 @@ export interface FieldIssue {
   value?: unknown;
 }
 
+/** A path as yup (so Strapi) writes it in messages: `variants[0].label`, never `variants.0.label`. */
+export function fieldLabel(path: string[]): string {
+  return path.reduce((label, key) => (/^\d+$/.test(key) ? `${label}[${key}]` : label ? `${label}.${key}` : key), '');
+}
+
 export class AppError extends Error {
   readonly status: number;
   override readonly name: ErrorName;

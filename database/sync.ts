@@ -8,9 +8,21 @@ export const COMPONENT_ID_SEQUENCE = 'vellum_component_ids';
 
 const short = (s: string): string => createHash('sha1').update(s).digest('hex').slice(0, 8);
 
-/** Name of the unique expression index of `attribute` on `table` (kept under 63 bytes). */
+/**
+ * Name of the unique expression index of `attribute` on `table` (kept under 63 bytes). The hash
+ * names the index's definition too, so an index of an earlier definition is dropped and rebuilt.
+ */
 export function uniqueIndexName(table: string, attribute: string): string {
-  return `${table.slice(0, 30)}_${attribute.slice(0, 16)}_${short(`${table}.${attribute}`)}_uq`.toLowerCase();
+  return `${table.slice(0, 30)}_${attribute.slice(0, 16)}_${short(`${table}.${attribute}:published`)}_uq`.toLowerCase();
+}
+
+/**
+ * The value a unique index holds for `attribute`, as SQL: an empty string is no value, as null
+ * is (Strapi checks neither). `attribute` must be an identifier: DDL takes no bind parameters.
+ */
+export function uniqueExpression(attribute: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(attribute)) throw new Error(`bad attribute name ${attribute}`);
+  return `NULLIF(data->>'${attribute}', '')`;
 }
 
 const UNIQUE_SUFFIX = '_uq';
@@ -56,9 +68,10 @@ const TOAST_TUPLE_TARGET = 8160;
 
 /**
  * Create (idempotently) the table and indexes of every content-type. Every table has the
- * same columns; attributes live in `data`. Unique attributes get unique expression indexes
- * scoped like the document versions (per locale, drafts apart from published rows), so the
- * database, not a read-then-write check, decides a race between two writers.
+ * same columns; attributes live in `data`. Unique attributes get unique expression indexes over
+ * the published rows of each locale, so the database, not a read-then-write check, decides a race
+ * between two writers. Drafts are left out, as Strapi 5 checks uniqueness only when publishing:
+ * two drafts may hold one value, and a published document one that only drafts hold.
  */
 export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise<void> {
   await db.raw(`CREATE SEQUENCE IF NOT EXISTS ${COMPONENT_ID_SEQUENCE}`);
@@ -102,10 +115,9 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
       if (!wanted.has(indexname)) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
     }
     for (const [index, attribute] of wanted) {
-      // DDL takes no bind parameters; attribute names are identifiers checked by the schema validator
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(attribute)) throw new Error(`bad attribute name ${attribute}`);
       await db.raw(
-        `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ((data->>'${attribute}'), coalesce(locale, ''), (published_at IS NULL))`,
+        `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ((${uniqueExpression(attribute)}), coalesce(locale, ''))
+          WHERE published_at IS NOT NULL`,
         [index, t],
       );
     }

@@ -5,6 +5,9 @@ import { FILE_UID, isLocalized, isToMany } from '../content-types/types.ts';
 import { applicationError } from '../errors.ts';
 import { COMPONENT_ID_SEQUENCE } from '../../database/sync.ts';
 import { prepareWrite } from './input.ts';
+import { checkPublishable } from './publish-check.ts';
+import { copyComponents } from './component-copies.ts';
+import { uniqueViolation } from './db-errors.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
@@ -48,24 +51,40 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     fresh.forEach((c, i) => { c.id = Number(rows[i].id); });
   }
 
+  /** `data` for another version of its document: the same values in components of its own. */
+  async function versionCopy(ctx: DocumentContext, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const copy = copyComponents(registry, ctx.contentType.attributes, data);
+    await assignComponentIds(ctx.db, copy.fresh);
+    return copy.data;
+  }
+
   /** Validate the payload, resolve relations and write one row. */
   async function write(
     ctx: DocumentContext, documentId: string, input: Record<string, unknown>,
     target: { row: Row } | { insert: { locale: string | null; publishedAt: 'now' | null; base?: Record<string, unknown> } },
   ): Promise<void> {
     const existing = 'row' in target ? target.row.data : (target.insert.base ?? null);
-    const prepared = await prepareWrite(registry, ctx.contentType.attributes, input, existing, 'row' in target ? 'update' : 'create');
+    // a draft is checked leniently: publishing it checks the rest
+    const draft = 'row' in target ? target.row.published_at === null : target.insert.publishedAt === null;
+    const prepared = await prepareWrite(
+      registry, ctx.contentType.attributes, input, existing, 'row' in target ? 'update' : 'create',
+      { draft },
+    );
     const inverse = await resolveRelations(ctx.db, registry, prepared.relations, prepared.media);
     await assignComponentIds(ctx.db, prepared.newComponents);
-    if ('row' in target) {
-      await table(ctx).where('id', target.row.id).update({ data: prepared.data, updated_at: ctx.db.fn.now() });
-    } else {
-      await table(ctx).insert({
-        document_id: documentId,
-        locale: target.insert.locale,
-        published_at: target.insert.publishedAt === 'now' ? ctx.db.fn.now() : null,
-        data: prepared.data,
-      });
+    try {
+      if ('row' in target) {
+        await table(ctx).where('id', target.row.id).update({ data: prepared.data, updated_at: ctx.db.fn.now() });
+      } else {
+        await table(ctx).insert({
+          document_id: documentId,
+          locale: target.insert.locale,
+          published_at: target.insert.publishedAt === 'now' ? ctx.db.fn.now() : null,
+          data: prepared.data,
+        });
+      }
+    } catch (err) {
+      throw uniqueViolation(err, ctx.contentType, prepared.data) ?? err;
     }
     const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
     const locale = 'row' in target ? target.row.locale : target.insert.locale;
@@ -138,12 +157,15 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       const drafts = await rowsOf(ctx, p.documentId, p.locale, false);
       if (drafts.length === 0) return null;
       for (const draft of drafts) {
-        // the published version is a fresh row (its own id), as in Strapi 5
+        // a draft was written leniently: it becomes published only if it passes every rule
+        await checkPublishable(ctx.db, registry, ctx.contentType, p.documentId, draft.locale, draft.data);
+        // the published version is a fresh row (its own id, and components of its own), as in Strapi 5
         await ofLocale(table(ctx).where('document_id', p.documentId), draft.locale).whereNotNull('published_at').delete();
         await table(ctx).insert({
-          document_id: p.documentId, locale: draft.locale, published_at: ctx.db.fn.now(), data: draft.data,
+          document_id: p.documentId, locale: draft.locale, published_at: ctx.db.fn.now(),
+          data: await versionCopy(ctx, draft.data),
           created_at: draft.created_at, updated_at: draft.updated_at,
-        });
+        }).catch((err: unknown) => { throw uniqueViolation(err, ctx.contentType, draft.data) ?? err; });
       }
       return after(ctx, p, 'published', drafts[0].locale);
     },
@@ -166,7 +188,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       }
       for (const row of published) {
         await ofLocale(table(ctx).where('document_id', p.documentId), row.locale).whereNull('published_at')
-          .update({ data: row.data, updated_at: ctx.db.fn.now() });
+          .update({ data: await versionCopy(ctx, row.data), updated_at: ctx.db.fn.now() });
       }
       return after(ctx, p, 'draft', published[0].locale);
     },

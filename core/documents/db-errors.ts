@@ -1,10 +1,9 @@
 import { conflict, fieldErrors, isAppError, serviceUnavailable, validationError, type AppError } from '../errors.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { singleTypeIndexName, uniqueIndexName } from '../../database/sync.ts';
+import { UNIQUE_MESSAGE } from './issues.ts';
 
 interface PgError { code?: string; constraint?: string }
-
-const UNIQUE_MESSAGE = 'This attribute must be unique';
 
 // The server cannot be reached, is going away or not accepting sessions yet (a restart), or the
 // connection broke: class 08, admin/crash shutdown, cannot_connect_now, too many connections.
@@ -17,6 +16,21 @@ const BROKEN_CONNECTION = /Connection terminated|is not queryable/;
 
 const isPgError = (err: unknown): err is { code: string; constraint?: string } & Error =>
   err instanceof Error && typeof (err as PgError).code === 'string' && /^[0-9A-Z]{5}$/.test((err as PgError).code!);
+
+/**
+ * The ValidationError of a unique index that refused `data` (the row being written), with the
+ * value, as Strapi reports it; null for any other error.
+ */
+export function uniqueViolation(err: unknown, ct: ContentType, data: Record<string, unknown>): AppError | null {
+  if (!isPgError(err) || err.code !== '23505' || !err.constraint) return null;
+  for (const name of Object.keys(ct.attributes)) {
+    if (uniqueIndexName(ct.collectionName, name) === err.constraint) {
+      const value = data[name] ?? null;
+      return fieldErrors([{ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError', value }]);
+    }
+  }
+  return null;
+}
 
 /**
  * Turn what PostgreSQL refused into the client's mistake it really is: a unique index

@@ -1,6 +1,6 @@
 import bcrypt from 'bcrypt';
 import { createId } from '@paralleldrive/cuid2';
-import { fieldErrors, invalidKey, type FieldIssue } from '../errors.ts';
+import { applicationError, fieldErrors, invalidKey, type FieldIssue } from '../errors.ts';
 import { isPlainObject } from '../config/merge.ts';
 import type { Registry } from '../content-types/registry.ts';
 import type {
@@ -8,6 +8,8 @@ import type {
 } from '../content-types/types.ts';
 import { isScalar, isToMany } from '../content-types/types.ts';
 import { checkScalar } from './scalars.ts';
+import { countIssue, issue, requiredIssue, undefinedIssue } from './issues.ts';
+import { writtenListValue } from './component-values.ts';
 import { parseRelationInput, type RelationInput } from './relation-input.ts';
 
 const BCRYPT_ROUNDS = 10;
@@ -41,39 +43,46 @@ export interface PreparedWrite {
   newComponents: Array<Record<string, unknown>>;
 }
 
+/** How strictly a write is checked. */
+export interface WriteOptions {
+  /**
+   * A draft is checked leniently, as Strapi 5 checks it: types, `max` and `maxLength` only, no
+   * `required`, `min`, `minLength`, `regex`, formats, nor component or dynamic-zone counts.
+   * Publishing checks the rest (publish-check.ts).
+   */
+  draft?: boolean;
+}
+
 interface Walk {
   registry: Registry;
   issues: FieldIssue[];
   hashes: Array<Promise<void>>;
   out: PreparedWrite;
+  draft: boolean;
+  update: boolean;
+  /** the attribute of the first component sent with an id that is not one of its own */
+  foreign: string | null;
+  /** count issues whose value is the list as written, rendered once the walk is done */
+  lists: Array<{ issue: FieldIssue; uid: string | null; items: unknown[] }>;
 }
 
-const typeLabel = (attr: Attribute): string => {
-  if (attr.type === 'component') return attr.repeatable ? 'array' : 'object';
-  if (attr.type === 'dynamiczone') return 'array';
-  if (attr.type === 'relation' || attr.type === 'media') return attr.type;
-  return ['integer', 'biginteger', 'float', 'decimal'].includes(attr.type) ? 'number' : attr.type === 'boolean' ? 'boolean' : 'string';
-};
-
-const requiredIssue = (path: string[], attr: Attribute): FieldIssue => ({
-  path,
-  message: `${path.join('.')} must be a \`${typeLabel(attr)}\` type, but the final value was: \`null\`.`,
-  name: 'ValidationError',
-  value: null,
-});
-
-const issue = (path: string[], message: string, value: unknown): FieldIssue => ({
-  path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value,
-});
+/** Where component instances are written: the attribute, and whether ids sent must be its own. */
+interface Place {
+  name: string;
+  strictIds: boolean;
+  /** ids already kept in this list: a repeated one makes a new instance rather than a second copy */
+  used: Set<string>;
+}
 
 /**
  * Validate and normalise a `data` payload for the attributes of a content-type or component.
  * `existing` is the stored data the write starts from: missing keys keep its values. When
  * updating, `required` only forbids explicit nulls; when creating (a new localization may
  * start from its document's shared attributes) what is still missing gets its default or
- * a required error. Collects every problem before failing, so the
- * client gets them all in `details.errors`. Relations and media are collected, not checked:
- * their existence is verified in batches by the caller.
+ * a required error. Collects every problem before failing, so the client gets them all in
+ * `details.errors`; a component id that is not the stored instance's fails afterwards, as in
+ * Strapi. Relations and media are collected, not checked: their existence is verified in
+ * batches by the caller.
  */
 export async function prepareWrite(
   registry: Registry,
@@ -81,11 +90,21 @@ export async function prepareWrite(
   input: Record<string, unknown>,
   existing: Record<string, unknown> | null,
   mode: 'create' | 'update',
+  options: WriteOptions = {},
 ): Promise<PreparedWrite> {
-  const walk: Walk = { registry, issues: [], hashes: [], out: { data: {}, relations: [], media: [], newComponents: [] } };
+  const walk: Walk = {
+    registry, issues: [], hashes: [], out: { data: {}, relations: [], media: [], newComponents: [] },
+    draft: options.draft === true, update: mode === 'update', foreign: null, lists: [],
+  };
   walk.out.data = walkObject(walk, attributes, input, existing, [], new Set(), mode === 'create');
   await Promise.all(walk.hashes);
-  if (walk.issues.length > 0) throw fieldErrors(walk.issues);
+  if (walk.issues.length > 0) {
+    for (const list of walk.lists) list.issue.value = writtenListValue(registry, list.uid, list.items);
+    throw fieldErrors(walk.issues);
+  }
+  if (walk.foreign !== null) {
+    throw applicationError(`Some of the provided components in ${walk.foreign} are not related to the entity`);
+  }
   return walk.out;
 }
 
@@ -110,6 +129,9 @@ function walkObject(
       throw invalidKey(key, full, 'body');
     }
   }
+  // component ids must name stored instances only where some are stored: in an update, at the
+  // top or inside a kept instance (a new instance's nested ids are ignored, as on a create)
+  const strictIds = walk.update && stored !== null;
   for (const [name, attr] of Object.entries(attributes)) {
     const has = Object.hasOwn(input, name);
     const value = has ? input[name] : undefined;
@@ -119,18 +141,19 @@ function walkObject(
       applyDefault(walk, attr, at, out, name);
       continue;
     }
-    writeAttribute(walk, attr, value, at, out, name, stored?.[name]);
+    writeAttribute(walk, attr, value, at, out, name, stored?.[name], strictIds);
   }
   return out;
 }
 
 function applyDefault(walk: Walk, attr: Attribute, path: string[], out: Record<string, unknown>, name: string): void {
   if (isScalar(attr) && attr.default !== undefined) {
-    writeAttribute(walk, attr, attr.default, path, out, name, undefined);
+    writeAttribute(walk, attr, attr.default, path, out, name, undefined, false);
   } else if (attr.type === 'relation' && isToMany(attr) && !attr.mappedBy) {
     out[name] = [];
-  } else if (attr.required) {
-    walk.issues.push(requiredIssue(path, attr));
+  } else if (attr.required && !walk.draft) {
+    // Strapi words a value never sent apart from a null one
+    walk.issues.push(undefinedIssue(path));
   }
 }
 
@@ -142,6 +165,7 @@ function writeAttribute(
   out: Record<string, unknown>,
   name: string,
   current: unknown,
+  strictIds: boolean,
 ): void {
   if (attr.type === 'relation') {
     const parsed = parseRelationInput(value, path);
@@ -150,18 +174,21 @@ function writeAttribute(
     return;
   }
   if (value === null || value === undefined) {
-    if (attr.required) walk.issues.push(requiredIssue(path, attr));
-    else out[name] = attr.type === 'dynamiczone' || (attr.type === 'component' && attr.repeatable) || (attr.type === 'media' && attr.multiple) ? [] : null;
+    const list = attr.type === 'dynamiczone' || (attr.type === 'component' && attr.repeatable)
+      || (attr.type === 'media' && attr.multiple);
+    if (attr.required && !walk.draft) walk.issues.push(requiredIssue(path, attr));
+    else out[name] = list ? [] : null;
     return;
   }
   if (isScalar(attr)) return writeScalar(walk, attr, value, path, out, name);
   if (attr.type === 'media') return writeMedia(walk, attr, value, path, out, name);
-  if (attr.type === 'component') return writeComponent(walk, attr, value, path, out, name, current);
-  return writeDynamicZone(walk, attr as DynamicZoneAttribute, value, path, out, name, current);
+  const place: Place = { name, strictIds, used: new Set() };
+  if (attr.type === 'component') return writeComponent(walk, attr, value, path, out, current, place);
+  return writeDynamicZone(walk, attr as DynamicZoneAttribute, value, path, out, current, place);
 }
 
 function writeScalar(walk: Walk, attr: ScalarAttribute, value: unknown, path: string[], out: Record<string, unknown>, name: string): void {
-  const checked = checkScalar(attr, value, path);
+  const checked = checkScalar(attr, value, path, walk.draft ? 'draft' : 'published');
   if (!checked.ok) {
     walk.issues.push(checked.issue);
     return;
@@ -192,20 +219,21 @@ function writeMedia(walk: Walk, attr: MediaAttribute, value: unknown, path: stri
   out[name] = attr.multiple ? ids : ids[0];
 }
 
-function countIssue(walk: Walk, attr: { min?: number; max?: number }, n: number, path: string[], value: unknown): boolean {
-  if (attr.min !== undefined && n < attr.min) {
-    walk.issues.push(issue(path, `must have at least ${attr.min} items`, value));
-    return true;
-  }
-  if (attr.max !== undefined && n > attr.max) {
-    walk.issues.push(issue(path, `must have at most ${attr.max} items`, value));
-    return true;
-  }
-  return false;
+/** A list's item count against its bounds (never a draft's); its value is rendered at the end. */
+function checkCount(
+  walk: Walk, attr: { min?: number; max?: number; required?: boolean },
+  items: unknown[], path: string[], uid: string | null,
+): void {
+  if (walk.draft) return;
+  const found = countIssue(attr, items.length, path, items);
+  if (!found) return;
+  walk.issues.push(found);
+  walk.lists.push({ issue: found, uid, items });
 }
 
 function writeComponent(
-  walk: Walk, attr: ComponentAttribute, value: unknown, path: string[], out: Record<string, unknown>, name: string, current: unknown,
+  walk: Walk, attr: ComponentAttribute, value: unknown, path: string[], out: Record<string, unknown>,
+  current: unknown, place: Place,
 ): void {
   const schema = walk.registry.component(attr.component);
   if (attr.repeatable) {
@@ -213,25 +241,28 @@ function writeComponent(
       walk.issues.push(issue(path, 'must be a `array` type', value));
       return;
     }
-    if (countIssue(walk, attr, value.length, path, value)) return;
     const previous = Array.isArray(current) ? (current as Array<Record<string, unknown>>) : [];
-    out[name] = value.map((item, i) => instance(walk, schema.attributes, item, [...path, String(i)], previous, COMPONENT_META));
+    const items = value.map((item, i) =>
+      instance(walk, schema.attributes, item, [...path, String(i)], previous, place));
+    out[place.name] = items;
+    // Strapi reports the items' problems before the count's
+    checkCount(walk, attr, items, path, attr.component);
     return;
   }
   const previous = isPlainObject(current) ? [current] : [];
-  out[name] = instance(walk, schema.attributes, value, path, previous, COMPONENT_META);
+  out[place.name] = instance(walk, schema.attributes, value, path, previous, place);
 }
 
 function writeDynamicZone(
-  walk: Walk, attr: DynamicZoneAttribute, value: unknown, path: string[], out: Record<string, unknown>, name: string, current: unknown,
+  walk: Walk, attr: DynamicZoneAttribute, value: unknown, path: string[], out: Record<string, unknown>,
+  current: unknown, place: Place,
 ): void {
   if (!Array.isArray(value)) {
     walk.issues.push(issue(path, 'must be a `array` type', value));
     return;
   }
-  if (countIssue(walk, attr, value.length, path, value)) return;
   const previous = Array.isArray(current) ? (current as Array<Record<string, unknown>>) : [];
-  out[name] = value.map((item, i) => {
+  const items = value.map((item, i) => {
     const at = [...path, String(i)];
     const uid = isPlainObject(item) ? item.__component : undefined;
     if (typeof uid !== 'string' || !attr.components.includes(uid)) {
@@ -240,14 +271,18 @@ function writeDynamicZone(
     }
     const schema = walk.registry.component(uid);
     const same = previous.filter((p) => p.__component === uid);
-    return instance(walk, schema.attributes, item, at, same, COMPONENT_META, uid);
+    return instance(walk, schema.attributes, item, at, same, place, uid);
   });
+  out[place.name] = items;
+  checkCount(walk, attr, items, path, null);
 }
 
 /**
- * One component instance. An `id` naming an instance already stored at this place keeps
- * that instance's identity (Strapi's way to update a component in place); any other
- * instance is new and gets its id from the database sequence after the walk.
+ * One component instance. An `id` naming an instance stored at this place updates that
+ * instance in place, as Strapi does: what the client leaves out keeps its value, nested
+ * components included. Without an id the instance is new and gets its id from the database
+ * sequence after the walk. Where instances are stored (an update), an id that is none of
+ * them is refused; in a new document or a new instance ids are ignored, as in Strapi.
  */
 function instance(
   walk: Walk,
@@ -255,20 +290,26 @@ function instance(
   value: unknown,
   path: string[],
   previous: Array<Record<string, unknown>>,
-  extra: Set<string>,
+  place: Place,
   dynamicZoneComponent?: string,
 ): Record<string, unknown> {
   if (!isPlainObject(value)) {
     walk.issues.push(issue(path, 'must be a `object` type', value));
     return {};
   }
-  const kept = value.id !== undefined ? previous.find((p) => p.id === value.id) : undefined;
+  // Strapi compares ids as strings, and any `id` key counts, even null
+  const sent = Object.hasOwn(value, 'id') ? String(value.id) : undefined;
+  const match = sent === undefined ? undefined : previous.find((p) => String(p.id) === sent);
+  if (sent !== undefined && !match && place.strictIds) walk.foreign ??= place.name;
+  if (match && !place.used.has(sent!)) {
+    place.used.add(sent!);
+    // a partial update of the stored instance; `connect` inside applies to the relations it holds
+    return walkObject(walk, attributes, value, match, path, COMPONENT_META, false, { ...match }, match);
+  }
   const target: Record<string, unknown> = dynamicZoneComponent ? { __component: dynamicZoneComponent } : {};
-  target.id = kept ? kept.id : null;
-  target.documentId = kept ? kept.documentId : createId();
+  target.id = null;
+  target.documentId = createId();
   // a new instance's id is filled in place from the sequence once the whole payload is valid
-  if (!kept) walk.out.newComponents.push(target);
-  // a component is sent whole (Strapi cannot patch one by id), but `connect` inside a kept
-  // instance applies to the relations it already holds
-  return walkObject(walk, attributes, value, null, path, extra, true, target, kept ?? null);
+  walk.out.newComponents.push(target);
+  return walkObject(walk, attributes, value, null, path, COMPONENT_META, true, target, null);
 }

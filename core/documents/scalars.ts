@@ -3,10 +3,18 @@
  * Messages follow yup's default wording with the dotted attribute path as the label, as Strapi's
  * validator does, so clients written against Strapi see familiar errors.
  */
-import type { FieldIssue } from '../errors.ts';
+import { fieldLabel, type FieldIssue } from '../errors.ts';
 import type { ScalarAttribute } from '../content-types/types.ts';
 
 export type ScalarCheck = { ok: true; value: unknown } | { ok: false; issue: FieldIssue };
+
+/**
+ * Which of the attribute's rules apply, as Strapi 5 decides: a `draft` is checked for its type,
+ * `max` and `maxLength` only (no `min`, `minLength`, `regex`, email or uid format), a
+ * `published` value for everything, an empty email included. Without a mode (filters, auth
+ * forms) every rule but the empty email applies.
+ */
+export type CheckMode = 'draft' | 'published';
 
 /** Reject a value with `message` (prefixed by the label); `hide` keeps the input out of the issue. */
 type Fail = (message: string, hide?: boolean) => ScalarCheck;
@@ -36,8 +44,8 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 
 /** Check and normalise one non-null input value for a scalar attribute. */
-export function checkScalar(attr: ScalarAttribute, value: unknown, path: string[]): ScalarCheck {
-  const label = path.length > 0 ? path.join('.') : 'this';
+export function checkScalar(attr: ScalarAttribute, value: unknown, path: string[], mode?: CheckMode): ScalarCheck {
+  const label = path.length > 0 ? fieldLabel(path) : 'this';
   const fail: Fail = (message, hide = false) => {
     const issue: FieldIssue = { path: [...path], message: `${label} ${message}`, name: 'ValidationError' };
     // Never echo a password back, nor a megabyte-sized value.
@@ -47,20 +55,21 @@ export function checkScalar(attr: ScalarAttribute, value: unknown, path: string[
   switch (attr.type) {
     case 'blocks': return checkBlocks(value, fail);
     case 'json': return checkJsonValue(value, fail, 'must be a valid JSON');
-    case 'integer': return checkInteger(attr, value, fail);
-    case 'biginteger': return checkBigInteger(attr, value, fail);
-    case 'float': case 'decimal': return checkFloat(attr, value, fail);
+    case 'integer': return checkInteger(attr, value, fail, mode);
+    case 'biginteger': return checkBigInteger(attr, value, fail, mode);
+    case 'float': case 'decimal': return checkFloat(attr, value, fail, mode);
     case 'boolean': return checkBoolean(value, fail);
     case 'date': return checkDate(value, fail);
     case 'time': return checkTime(value, fail);
     case 'datetime': case 'timestamp': return checkDateTime(value, fail);
-    default: return checkString(attr, value, fail);
+    default: return checkString(attr, value, fail, mode);
   }
 }
 
 const MAX_PASSWORD_BYTES = 72;
 
-function checkString(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarCheck {
+function checkString(attr: ScalarAttribute, value: unknown, fail: Fail, mode?: CheckMode): ScalarCheck {
+  const draft = mode === 'draft';
   if (typeof value !== 'string') return fail('must be a `string` type');
   // `.length` counts UTF-16 units, never fewer than characters: a cheap pre-check.
   if (value.length > MAX_STRING_CHARS && [...value].length > MAX_STRING_CHARS) {
@@ -68,7 +77,9 @@ function checkString(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarC
   }
   if (value.includes('\u0000')) return fail('must not contain NUL characters');
   const length = [...value].length;
-  if (attr.minLength !== undefined && length < attr.minLength) return fail(`must be at least ${attr.minLength} characters`);
+  if (!draft && attr.minLength !== undefined && length < attr.minLength) {
+    return fail(`must be at least ${attr.minLength} characters`);
+  }
   if (attr.maxLength !== undefined && length > attr.maxLength) return fail(`must be at most ${attr.maxLength} characters`);
   // bcrypt reads at most 72 bytes: two longer passwords sharing those would be the same password
   if (attr.type === 'password' && Buffer.byteLength(value) > MAX_PASSWORD_BYTES) {
@@ -80,42 +91,47 @@ function checkString(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarC
   if (attr.type === 'enumeration' && !(attr.enum ?? []).includes(value)) {
     return fail(`must be one of the following values: ${(attr.enum ?? []).join(', ')}`);
   }
-  // Like yup, an empty string is not checked against the email format.
-  if (attr.type === 'email' && value !== '' && (value.length > MAX_EMAIL_LENGTH || !EMAIL.test(value))) {
+  // Like yup, an empty string is not checked against the email format; a published one is refused (Strapi)
+  if (attr.type === 'email' && mode === 'published' && value === '') return fail('cannot be empty');
+  if (attr.type === 'email' && !draft && value !== '' && (value.length > MAX_EMAIL_LENGTH || !EMAIL.test(value))) {
     return fail('must be a valid email');
   }
-  if (attr.type === 'uid' && !UID_PATTERN.test(value)) return fail(`must match the following: "${UID_PATTERN}"`);
+  if (attr.type === 'uid' && !draft && !UID_PATTERN.test(value)) {
+    return fail(`must match the following: "${UID_PATTERN}"`);
+  }
   // Strapi skips the regex for an empty string unless the attribute is required.
-  if (attr.regex !== undefined && (value !== '' || attr.required)) {
+  if (!draft && attr.regex !== undefined && (value !== '' || attr.required)) {
     const regex = new RegExp(attr.regex);
     if (!regex.test(value)) return fail(`must match the following: "${regex}"`);
   }
   return { ok: true, value };
 }
 
-function checkInteger(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarCheck {
+function checkInteger(attr: ScalarAttribute, value: unknown, fail: Fail, mode?: CheckMode): ScalarCheck {
   const n = toNumber(value);
   if (n === undefined) return fail('must be a `number` type');
   if (!Number.isInteger(n)) return fail('must be an integer');
   // The int32 range keeps integers compatible with Strapi's SQL `integer` columns.
   if (n < INT32_MIN) return fail(`must be greater than or equal to ${INT32_MIN}`);
   if (n > INT32_MAX) return fail(`must be less than or equal to ${INT32_MAX}`);
-  return checkRange(attr, n, fail);
+  return checkRange(attr, n, fail, mode);
 }
 
-function checkFloat(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarCheck {
+function checkFloat(attr: ScalarAttribute, value: unknown, fail: Fail, mode?: CheckMode): ScalarCheck {
   const n = toNumber(value);
   if (n === undefined) return fail('must be a `number` type');
-  return checkRange(attr, n, fail);
+  return checkRange(attr, n, fail, mode);
 }
 
-function checkRange(attr: ScalarAttribute, n: number, fail: Fail): ScalarCheck {
-  if (attr.min !== undefined && n < Number(attr.min)) return fail(`must be greater than or equal to ${attr.min}`);
+function checkRange(attr: ScalarAttribute, n: number, fail: Fail, mode?: CheckMode): ScalarCheck {
+  if (mode !== 'draft' && attr.min !== undefined && n < Number(attr.min)) {
+    return fail(`must be greater than or equal to ${attr.min}`);
+  }
   if (attr.max !== undefined && n > Number(attr.max)) return fail(`must be less than or equal to ${attr.max}`);
   return { ok: true, value: n };
 }
 
-function checkBigInteger(attr: ScalarAttribute, value: unknown, fail: Fail): ScalarCheck {
+function checkBigInteger(attr: ScalarAttribute, value: unknown, fail: Fail, mode?: CheckMode): ScalarCheck {
   let big: bigint;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return fail('must be a `number` type');
@@ -137,7 +153,9 @@ function checkBigInteger(attr: ScalarAttribute, value: unknown, fail: Fail): Sca
   }
   if (big < INT64_MIN) return fail(`must be greater than or equal to ${INT64_MIN}`);
   if (big > INT64_MAX) return fail(`must be less than or equal to ${INT64_MAX}`);
-  if (attr.min !== undefined && compareBig(big, attr.min) < 0) return fail(`must be greater than or equal to ${attr.min}`);
+  if (mode !== 'draft' && attr.min !== undefined && compareBig(big, attr.min) < 0) {
+    return fail(`must be greater than or equal to ${attr.min}`);
+  }
   if (attr.max !== undefined && compareBig(big, attr.max) > 0) return fail(`must be less than or equal to ${attr.max}`);
   // Strapi returns bigintegers as strings: a JSON number could not hold them.
   return { ok: true, value: big.toString() };

@@ -250,12 +250,12 @@ describe('checkScalar: rejections', () => {
 });
 
 describe('checkScalar: issue details', () => {
-  it('labels the message with the dotted path, as Strapi does, and copies the path', () => {
+  it('labels the message with the path as Strapi (yup) writes it, indices in brackets, and copies the path', () => {
     const path = ['blocks', '0', 'items', '2', 'views'];
     const result = checkScalar({ type: 'integer', min: 0 }, -1, path);
     expect(result).toEqual({
       ok: false,
-      issue: { path, message: 'blocks.0.items.2.views must be greater than or equal to 0', name: 'ValidationError', value: -1 },
+      issue: { path, message: 'blocks[0].items[2].views must be greater than or equal to 0', name: 'ValidationError', value: -1 },
     });
     if (!result.ok) {
       expect(result.issue.path).not.toBe(path);
