@@ -7,7 +7,9 @@ const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 
 export function byteSize(value: string | number): number {
   if (typeof value === 'number') return value;
   const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(value);
-  if (!m) throw configurationError(`config/server: body sizes are bytes or text like '2mb' (got ${JSON.stringify(value)})`);
+  if (!m) {
+    throw configurationError(`config/server: body sizes are bytes or text like '2mb' (got ${JSON.stringify(value)})`);
+  }
   return Math.floor(Number(m[1]) * UNITS[(m[2] ?? 'b').toLowerCase()]);
 }
 

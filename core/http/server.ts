@@ -196,7 +196,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     const limit = Math.max(drainLimit, ctx.state.bodyLimit ?? 0);
     if (!ctx.req.complete && !(await drainBody(ctx.req, limit))) ctx.set('Connection', 'close');
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    ctx.state.log.info({ method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
+    const line = { method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 100) / 100 };
+    ctx.state.log.info(line, 'request');
   });
 
   if (options.cors) koa.use(options.cors);
@@ -213,7 +214,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   // Not strict: any JSON value parses, so a body that is not an object gets the route's own
   // error (REST: 'Missing "data" payload') rather than a misleading "Invalid JSON".
-  koa.use(koaBody({ ...parserLimits, jsonStrict: false, multipart: false, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH] }));
+  const parsedMethods = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH];
+  koa.use(koaBody({ ...parserLimits, jsonStrict: false, multipart: false, parsedMethods }));
   koa.use(async (ctx, next) => {
     guardBody(ctx.request.body);
     await next();

@@ -42,10 +42,13 @@ export function readUploadConfig(raw: PlainObject): UploadConfig {
   const settings: Record<keyof typeof DEFAULT_SETTINGS, boolean> = { ...DEFAULT_SETTINGS };
   for (const key of Object.keys(DEFAULT_SETTINGS) as Array<keyof typeof DEFAULT_SETTINGS>) {
     const value = raw[key] ?? DEFAULT_SETTINGS[key];
-    if (typeof value !== 'boolean') throw configurationError(`config/plugins: upload.config.${key} must be true or false`);
+    if (typeof value !== 'boolean') {
+      throw configurationError(`config/plugins: upload.config.${key} must be true or false`);
+    }
     settings[key] = value;
   }
   return {
-    provider: provider as UploadConfig['provider'], providerOptions, sizeLimit, breakpoints: breakpoints as Record<string, number>, ...settings,
+    provider: provider as UploadConfig['provider'], providerOptions, sizeLimit,
+    breakpoints: breakpoints as Record<string, number>, ...settings,
   };
 }

@@ -6,8 +6,10 @@ import { randomBytes } from 'node:crypto';
  * transliteration under Strapi's slug (@sindresorhus/transliterate) writes them.
  */
 const SPELLED: Record<string, string> = {
-  ß: 'ss', ä: 'ae', Ä: 'Ae', ö: 'oe', Ö: 'Oe', ü: 'ue', Ü: 'Ue', Æ: 'AE', æ: 'ae', Ø: 'O', ø: 'o', Œ: 'OE', œ: 'oe',
-  Þ: 'TH', þ: 'th', Ð: 'D', ð: 'd', Đ: 'D', đ: 'd', Ł: 'L', ł: 'l', ı: 'i', '&': ' and ', '🦄': ' unicorn ', '♥': ' love ',
+  ß: 'ss', ä: 'ae', Ä: 'Ae', ö: 'oe', Ö: 'Oe', ü: 'ue', Ü: 'Ue',
+  Æ: 'AE', æ: 'ae', Ø: 'O', ø: 'o', Œ: 'OE', œ: 'oe', Þ: 'TH', þ: 'th',
+  Ð: 'D', ð: 'd', Đ: 'D', đ: 'd', Ł: 'L', ł: 'l', ı: 'i',
+  '&': ' and ', '🦄': ' unicorn ', '♥': ' love ',
 };
 
 /** Split camelCase words apart, as slugify's `decamelize` does (`MyPhoto` → `My Photo`). */

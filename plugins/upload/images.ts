@@ -76,7 +76,9 @@ async function optimize(buffer: Buffer, format: string, settings: ImageSettings)
 
 /** One format: the image resized to fit inside the box, in its own format with sharp's defaults. */
 async function resize(buffer: Buffer, key: string, width: number, height: number): Promise<FormatFile> {
-  const { data, info } = await sharp(buffer, { animated: true }).resize({ width, height, fit: 'inside' }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(buffer, { animated: true })
+    .resize({ width, height, fit: 'inside' })
+    .toBuffer({ resolveWithObject: true });
   return { key, buffer: data, width: info.width, height: info.pageHeight ?? info.height, sizeInBytes: info.size };
 }
 

@@ -47,7 +47,8 @@ export const uploadPlugin = definePlugin({
     for (const [method, routePath, action] of routes) {
       app.server.route({
         method, path: routePath, handler: (ctx) => controllers[action](ctx),
-        config: { action: `plugin::upload.content-api.${action}` }, bodyLimit: method === 'POST' ? bodyLimit : undefined,
+        config: { action: `plugin::upload.content-api.${action}` },
+        bodyLimit: method === 'POST' ? bodyLimit : undefined,
       });
     }
     return { service };

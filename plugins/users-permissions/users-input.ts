@@ -26,9 +26,12 @@ export function checkNewUser(body: Record<string, unknown>): void {
   const { role } = body;
   const problem = (path: string[], message: string, value?: unknown): FieldIssue =>
     ({ path, message, name: 'ValidationError', ...(value === undefined ? {} : { value }) });
-  if (role === undefined) issues.push(problem(['role'], 'role is a required field'));
-  else if (role === null) issues.push({ ...problem(['role'], 'role must be a `object` type, but the final value was: `null`.'), value: null });
-  else if (isPlainObject(role)) {
+  if (role === undefined) {
+    issues.push(problem(['role'], 'role is a required field'));
+  } else if (role === null) {
+    const message = 'role must be a `object` type, but the final value was: `null`.';
+    issues.push({ ...problem(['role'], message), value: null });
+  } else if (isPlainObject(role)) {
     // an object is a relation input: only `connect` names a role here (`{id: 3}` does not)
     if (!Array.isArray(role.connect)) issues.push(problem(['role', 'connect'], 'role.connect is a required field'));
     else if (role.connect.length === 0) issues.push(problem(['role', 'connect'], 'Users must have a role', []));

@@ -44,11 +44,14 @@ function slowRequest(path: string, headers: Record<string, string>, body: Buffer
       const text = Buffer.concat(received).toString();
       const [head, ...rest] = text.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const fields = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const fields = Object.fromEntries(lines.map((l) => {
+        const colon = l.indexOf(':');
+        return [l.slice(0, colon).toLowerCase(), l.slice(colon + 1).trim()];
+      }));
       resolve({ status: Number(statusLine.split(' ')[1]), headers: fields, body: JSON.parse(rest.join('\r\n\r\n')) });
     });
-    const head = Object.entries({ host: `${hostname}:${port}`, 'content-length': String(body.length), connection: 'close', ...headers })
-      .map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const all = { host: `${hostname}:${port}`, 'content-length': String(body.length), connection: 'close', ...headers };
+    const head = Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('');
     socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
     let offset = 0;
     const step = (): void => {
@@ -71,8 +74,10 @@ const multipartHeaders = (authorization?: string): Record<string, string> => ({
 });
 
 beforeAll(async () => {
-  t = await startApp({ appDir: await copyApp(BLOG), config: { plugins: { upload: { config: { sizeLimit: 2 * 1024 * 1024 } } } } });
-  readOnly = (await t.app.plugin(usersPermissionsPlugin).tokens.create({ name: 'reader', type: 'read-only' })).accessKey;
+  const config = { plugins: { upload: { config: { sizeLimit: 2 * 1024 * 1024 } } } };
+  t = await startApp({ appDir: await copyApp(BLOG), config });
+  const tokens = t.app.plugin(usersPermissionsPlugin).tokens;
+  readOnly = (await tokens.create({ name: 'reader', type: 'read-only' })).accessKey;
 });
 afterAll(async () => {
   await t?.close();
@@ -82,7 +87,8 @@ describe('an answer sent before the body is read reaches a client still sending'
   it('a read-only token uploading 6 MB gets the 403 envelope, storing nothing', async () => {
     const res = await slowRequest('/api/upload', multipartHeaders(`Bearer ${readOnly}`), multipartBody());
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } });
+    const error = { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} };
+    expect(res.body).toEqual({ data: null, error });
     expect(Number((await t.sql('files').count({ n: '*' }).first())!.n)).toBe(0);
   });
 
@@ -95,13 +101,15 @@ describe('an answer sent before the body is read reaches a client still sending'
   it('an unknown token uploading 6 MB gets the 401 envelope', async () => {
     const res = await slowRequest('/api/upload', multipartHeaders('Bearer nope'), multipartBody());
     expect(res.status).toBe(401);
-    expect(res.body.error).toMatchObject({ status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials' });
+    const error = { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials' };
+    expect(res.body.error).toMatchObject(error);
   });
 
   it('a 6 MB JSON body over the 2 MB limit gets the 413 envelope, on a route or none', async () => {
     const body = Buffer.from(JSON.stringify({ data: { name: 'x'.repeat(SIX_MB) } }));
     for (const path of ['/api/tags', '/api/nothing']) {
-      const res = await slowRequest(path, { 'content-type': 'application/json', authorization: `Bearer ${t.token}` }, body);
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${t.token}` };
+      const res = await slowRequest(path, headers, body);
       expect(res.status).toBe(413);
       expect(res.body.error).toMatchObject({ status: 413, name: 'PayloadTooLargeError' });
     }
@@ -123,7 +131,8 @@ describe('an answer sent before the body is read reaches a client still sending'
   it('fetch gets the envelope too, and the drained connection stays open for the next request', async () => {
     const form = new FormData();
     form.append('files', new Blob([new Uint8Array(SIX_MB)]), 'big.bin');
-    const res = await fetch(`${t.url}/api/upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${readOnly}` } });
+    const headers = { authorization: `Bearer ${readOnly}` };
+    const res = await fetch(`${t.url}/api/upload`, { method: 'POST', body: form, headers });
     expect(res.status).toBe(403);
     expect(res.headers.get('connection')).toBe('keep-alive');
     expect((await res.json()).error.name).toBe('ForbiddenError');
@@ -141,7 +150,8 @@ describe('a body longer than what is drained', () => {
 
   it('is not read to its end: the answer closes the connection', async () => {
     const body = JSON.stringify({ data: { name: 'x'.repeat(SIX_MB) } });
-    const res = await fetch(`${small.url}/api/tags`, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+    const headers = { 'content-type': 'application/json' };
+    const res = await fetch(`${small.url}/api/tags`, { method: 'POST', body, headers });
     expect(res.status).toBe(413);
     expect(res.headers.get('connection')).toBe('close');
   });

@@ -481,7 +481,8 @@ export default {
     const s = await startApp({
       appDir: dir,
       config: { plugins: { upload: { config: {
-        provider, providerOptions: { baseUrl: 'https://cdn.example', bucket: 'b1' }, breakpoints: { poster: 1100, tiny: 100 },
+        provider, providerOptions: { baseUrl: 'https://cdn.example', bucket: 'b1' },
+        breakpoints: { poster: 1100, tiny: 100 },
         // the provider gets the bytes as sent
         sizeOptimization: false,
       } } } },

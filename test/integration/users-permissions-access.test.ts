@@ -25,7 +25,9 @@ async function req(method: string, path: string, body?: unknown, headers?: Recor
   return res;
 }
 
-interface RoleSummary { id: number; documentId: string; type: string; name: string; nb_users: number; updatedAt: string }
+interface RoleSummary {
+  id: number; documentId: string; type: string; name: string; nb_users: number; updatedAt: string;
+}
 async function listRoles(): Promise<RoleSummary[]> {
   const res = await req('GET', ROLES);
   expect(res.status).toBe(200);

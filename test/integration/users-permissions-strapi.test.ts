@@ -10,9 +10,13 @@ import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts
 let t: TestApp;
 const ROLES = '/api/users-permissions/roles';
 const ROLE_KEYS = ['id', 'documentId', 'name', 'description', 'type', 'createdAt', 'updatedAt', 'publishedAt'];
-const USER_KEYS = ['id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt'];
-const issue = (path: string[], message: string, extra: Record<string, unknown> = {}) => ({ path, message, name: 'ValidationError', ...extra });
-const invalid = (message: string, errors: unknown[]) => ({ data: null, error: { status: 400, name: 'ValidationError', message, details: { errors } } });
+const USER_KEYS = [
+  'id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt',
+];
+const issue = (path: string[], message: string, extra: object = {}) =>
+  ({ path, message, name: 'ValidationError', ...extra });
+const invalid = (message: string, errors: unknown[]) =>
+  ({ data: null, error: { status: 400, name: 'ValidationError', message, details: { errors } } });
 
 let n = 0;
 const someone = (extra: Record<string, unknown> = {}): Record<string, unknown> => {
@@ -35,7 +39,7 @@ afterAll(async () => {
 describe('POST /api/users needs a role', () => {
   it('refuses a user without role (400, every missing field named in Strapi\'s order), storing nothing', async () => {
     const before = await userRows();
-    const res = await t.request('POST', '/api/users', { username: 'alice', email: 'alice@example.com', password: 'secret123' });
+    const res = await t.request('POST', '/api/users', { username: 'alice', email: 'a@a.example', password: 'secret1' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalid('role is a required field', [issue(['role'], 'role is a required field')]));
     expect((await t.request('POST', '/api/users', {})).body).toEqual(invalid('4 errors occurred', [
@@ -44,7 +48,8 @@ describe('POST /api/users needs a role', () => {
       issue(['password'], 'password is a required field'),
       issue(['role'], 'role is a required field'),
     ]));
-    expect((await t.request('POST', '/api/users', { username: 'bob', password: 'secret123' })).body).toEqual(invalid('2 errors occurred', [
+    const twoMissing = await t.request('POST', '/api/users', { username: 'bob', password: 'secret123' });
+    expect(twoMissing.body).toEqual(invalid('2 errors occurred', [
       issue(['email'], 'email is a required field'),
       issue(['role'], 'role is a required field'),
     ]));
@@ -56,11 +61,13 @@ describe('POST /api/users needs a role', () => {
     expect((await t.request('POST', '/api/users', someone({ role: null }))).body)
       .toEqual(invalid(nullRole, [issue(['role'], nullRole, { value: null })]));
     for (const role of [{}, { id: 1 }, { set: [1] }]) {
-      expect((await t.request('POST', '/api/users', someone({ role }))).body)
-        .toEqual(invalid('role.connect is a required field', [issue(['role', 'connect'], 'role.connect is a required field')]));
+      const message = 'role.connect is a required field';
+      const res = await t.request('POST', '/api/users', someone({ role }));
+      expect(res.body).toEqual(invalid(message, [issue(['role', 'connect'], message)]));
     }
-    expect((await t.request('POST', '/api/users', someone({ role: { connect: [] } }))).body)
-      .toEqual(invalid('Users must have a role', [issue(['role', 'connect'], 'Users must have a role', { value: [] })]));
+    const empty = await t.request('POST', '/api/users', someone({ role: { connect: [] } }));
+    const noRole = 'Users must have a role';
+    expect(empty.body).toEqual(invalid(noRole, [issue(['role', 'connect'], noRole, { value: [] })]));
   });
 
   it('takes the role as an id, an id string, a documentId or a connect; 0 means the default role', async () => {
@@ -93,7 +100,7 @@ describe('create and update answer the user with its role', () => {
   it('update: 200 with the role as it is after the update, whatever the query asks', async () => {
     const created = (await t.request('POST', '/api/users', someone({ role: 1 }))).body;
     const pub = await roleNamed('public');
-    const renamed = await t.request('PUT', `/api/users/${created.id}?fields[0]=username`, { username: `${created.username}x` });
+    const renamed = await t.request('PUT', `/api/users/${created.id}?fields[0]=username`, { username: 'renamed' });
     expect(renamed.status).toBe(200);
     expect(Object.keys(renamed.body)).toEqual([...USER_KEYS, 'role']);
     expect(renamed.body.role.type).toBe('authenticated');
@@ -102,7 +109,7 @@ describe('create and update answer the user with its role', () => {
     expect(Object.keys(moved.body.role)).toEqual(ROLE_KEYS);
   });
 
-  it('leaves the role out for a caller who may not read roles (a user allowed to create and update users)', async () => {
+  it('leaves the role out for a caller who may not read roles (a token that may write users)', async () => {
     const api = t.app.plugin(usersPermissionsPlugin);
     const token = await api.tokens.create({
       name: 'user-admin', type: 'custom',
@@ -134,17 +141,20 @@ describe('a populated role', () => {
 });
 
 describe('GET /api/users-permissions/roles', () => {
-  it('lists roles as Strapi does: Authenticated (1) then Public (2), then by creation, an edited role last', async () => {
-    const start = (await t.request('GET', ROLES)).body.roles;
-    expect(start.map((r: { id: number; type: string }) => [r.id, r.type])).toEqual([[1, 'authenticated'], [2, 'public']]);
+  it('lists roles as Strapi does: Authenticated (1), Public (2), then by creation, an edited role last', async () => {
+    const start: Array<{ id: number; type: string }> = (await t.request('GET', ROLES)).body.roles;
+    expect(start.map((r) => [r.id, r.type])).toEqual([[1, 'authenticated'], [2, 'public']]);
     for (const name of ['Zeta', 'alpha', 'Editor', 'Beta']) {
       expect((await t.request('POST', ROLES, { name, description: 'd', permissions: {} })).body).toEqual({ ok: true });
     }
-    const names = async (): Promise<string[]> => (await t.request('GET', ROLES)).body.roles.map((r: { name: string }) => r.name);
+    const list = async (): Promise<Array<{ id: number; name: string }>> => (await t.request('GET', ROLES)).body.roles;
+    const names = async (): Promise<string[]> => (await list()).map((r) => r.name);
     expect(await names()).toEqual(['Authenticated', 'Public', 'Zeta', 'alpha', 'Editor', 'Beta']);
-    const zeta = (await t.request('GET', ROLES)).body.roles.find((r: { name: string }) => r.name === 'Zeta');
-    expect((await t.request('PUT', `${ROLES}/${zeta.id}`, { name: 'Zeta2', description: 'x' })).body).toEqual({ ok: true });
-    expect((await t.request('PUT', `${ROLES}/1`, { name: 'Authenticated', description: 'Default role given to authenticated user.' })).status).toBe(200);
+    const zeta = (await list()).find((r) => r.name === 'Zeta')!;
+    const renamed = await t.request('PUT', `${ROLES}/${zeta.id}`, { name: 'Zeta2', description: 'x' });
+    expect(renamed.body).toEqual({ ok: true });
+    const authenticated = { name: 'Authenticated', description: 'Default role given to authenticated user.' };
+    expect((await t.request('PUT', `${ROLES}/1`, authenticated)).status).toBe(200);
     expect(await names()).toEqual(['Public', 'alpha', 'Editor', 'Beta', 'Zeta2', 'Authenticated']);
   });
 });
