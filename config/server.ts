@@ -2,8 +2,10 @@
 export default ({ env }: { env: import('../core/config/env.ts').EnvFn }) => ({
   host: env('HOST', '0.0.0.0'),
   port: env.int('PORT', 1337),
-  // koa-body limits; a larger body gets 413 PayloadTooLargeError
-  body: { jsonLimit: '2mb', formLimit: '2mb', textLimit: '2mb' },
+  // koa-body limits; a larger body gets 413 PayloadTooLargeError. An answer given before a body is read
+  // (401, 403, 413…) first reads and discards up to drainLimit of it (an upload route: up to its sizeLimit),
+  // so a client still sending gets the answer; a longer body has its connection closed instead
+  body: { jsonLimit: '2mb', formLimit: '2mb', textLimit: '2mb', drainLimit: '32mb' },
   logger: { level: env('LOG_LEVEL', 'info') },
   // the server's public address: links in emails start with it (required with email confirmation)
   url: env('PUBLIC_URL'),

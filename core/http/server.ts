@@ -12,6 +12,7 @@ import {
   AppError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, requestTimeout, validationError,
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
+import { byteSize, drainBody } from './drain.ts';
 import { trustProxy, type ProxySettings } from './proxy.ts';
 import type { RequestAuth } from '../auth/types.ts';
 import { databaseUnavailable } from '../documents/db-errors.ts';
@@ -27,6 +28,8 @@ export interface RequestState {
   query: Record<string, unknown>;
   /** set by the auth plugin on guarded routes: who is asking and what they may do */
   auth?: RequestAuth;
+  /** the matched route's `bodyLimit`: how much of an unread body is drained before answering */
+  bodyLimit?: number;
   [key: string]: unknown;
 }
 
@@ -38,13 +41,22 @@ export interface Route {
   handler: (ctx: RequestContext) => Promise<void> | void;
   /** what the route is, for plugins that guard routes (auth reads `action`) */
   config?: { action?: string; auth?: false; [key: string]: unknown };
+  /**
+   * Bytes of body the handler reads itself (an upload), when more than the body parsers' limits:
+   * a body left unread by an early answer (403, say) is drained up to this before answering.
+   */
+  bodyLimit?: number;
 }
 
 export type RouteMiddleware = (ctx: RequestContext, route: Route, next: () => Promise<void>) => Promise<void>;
 
 export interface HttpServerOptions {
   log: Logger;
-  body: { jsonLimit: string; formLimit: string; textLimit: string };
+  /**
+   * koa-body's limits, and `drainLimit`: how much of a body an answer sent before reading it (401, 403,
+   * 404, 413…) reads and discards first (default: the largest of the three limits)
+   */
+  body: { jsonLimit: string; formLimit: string; textLimit: string; drainLimit?: string | number };
   /** the reverse proxies trusted for the client's address (rate limits key on it); none when absent */
   proxy?: ProxySettings;
   /** a folder served at the root for what no route answers (the app's `public/`, as Strapi's `strapi::public`) */
@@ -152,6 +164,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const extra: Array<Koa.Middleware<RequestState>> = [];
   const around: RouteMiddleware[] = [];
   let server: http.Server | undefined;
+  const { drainLimit: drainOption, ...parserLimits } = options.body;
+  const drainLimit = byteSize(drainOption ?? Math.max(...Object.values(parserLimits).map(byteSize)));
 
   koa.use(async (ctx, next) => {
     const given = ctx.get('x-request-id');
@@ -174,14 +188,16 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       const known = toAppError(err);
       if (!known) ctx.state.log.error({ err }, 'unhandled error');
       const appErr = known ?? internalError();
-      // a body left half-read (a 413) would otherwise be parsed as the next request on this connection
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
       ctx.status = appErr.status;
       ctx.body = { data: null, error: appErr.toJSON() };
-    } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.state.log.info({ method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
     }
+    // answered before the body was read (refused, 413, a route that reads none): read the rest first, so
+    // the client, still sending, gets the answer; past the limit, close rather than read on
+    const limit = Math.max(drainLimit, ctx.state.bodyLimit ?? 0);
+    if (!ctx.req.complete && !(await drainBody(ctx.req, limit))) ctx.set('Connection', 'close');
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const line = { method: ctx.method, url: ctx.url, status: ctx.status, ms: Math.round(ms * 100) / 100 };
+    ctx.state.log.info(line, 'request');
   });
 
   if (options.cors) koa.use(options.cors);
@@ -198,7 +214,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   // Not strict: any JSON value parses, so a body that is not an object gets the route's own
   // error (REST: 'Missing "data" payload') rather than a misleading "Invalid JSON".
-  koa.use(koaBody({ ...options.body, jsonStrict: false, multipart: false, parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH] }));
+  const parsedMethods = [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH];
+  koa.use(koaBody({ ...parserLimits, jsonStrict: false, multipart: false, parsedMethods }));
   koa.use(async (ctx, next) => {
     guardBody(ctx.request.body);
     await next();
@@ -226,6 +243,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     for (const r of routes) {
       router.register(r.path, [r.method], async (koaCtx) => {
         const ctx = koaCtx as unknown as RequestContext;
+        if (r.bodyLimit !== undefined) ctx.state.bodyLimit = r.bodyLimit;
         const dispatch = async (i: number): Promise<void> => {
           if (i < around.length) await around[i](ctx, r, () => dispatch(i + 1));
           else await r.handler(ctx);

@@ -10,7 +10,7 @@ import { createRegistry, type Registry } from '../content-types/registry.ts';
 import { loadAppSchemas } from '../content-types/load.ts';
 import { createDocumentService, type DocumentService } from '../documents/service.ts';
 import { draftAndPublish } from '../documents/draft-publish.ts';
-import { createHttpServer, type HttpServer, type RequestContext } from '../http/server.ts';
+import { createHttpServer, type HttpServer, type HttpServerOptions, type RequestContext } from '../http/server.ts';
 import { readProxyConfig } from '../http/proxy.ts';
 import { createCors, readCorsConfig } from '../http/cors.ts';
 import { configurationError } from '../errors.ts';
@@ -114,7 +114,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const cors = readCorsConfig(config.middlewares, config.server.cors);
   const server = createHttpServer({
     log,
-    body: config.server.body as { jsonLimit: string; formLimit: string; textLimit: string },
+    body: config.server.body as HttpServerOptions['body'],
     proxy: readProxyConfig(config.server.proxy),
     publicDir,
     cors: cors ? createCors(cors) : undefined,

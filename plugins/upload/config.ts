@@ -9,7 +9,16 @@ export interface UploadConfig {
   sizeLimit: number;
   /** responsive formats: name → largest dimension in px (made only when the original is larger) */
   breakpoints: Record<string, number>;
+  /** Strapi's upload settings (its Media Library settings page): re-encode originals at quality 80 */
+  sizeOptimization: boolean;
+  /** …rotate them by their EXIF orientation */
+  autoOrientation: boolean;
+  /** …and make the breakpoints' formats (the thumbnail is made either way) */
+  responsiveDimensions: boolean;
 }
+
+/** Strapi 5's defaults for its upload settings. */
+export const DEFAULT_SETTINGS = { sizeOptimization: true, responsiveDimensions: true, autoOrientation: false } as const;
 
 export const DEFAULT_SIZE_LIMIT = 200 * 1024 * 1024;
 export const DEFAULT_BREAKPOINTS = { large: 1000, medium: 750, small: 500 };
@@ -30,5 +39,16 @@ export function readUploadConfig(raw: PlainObject): UploadConfig {
   }
   const providerOptions = raw.providerOptions ?? {};
   if (!isPlainObject(providerOptions)) throw configurationError('config/plugins: upload.config.providerOptions must be an object');
-  return { provider: provider as UploadConfig['provider'], providerOptions, sizeLimit, breakpoints: breakpoints as Record<string, number> };
+  const settings: Record<keyof typeof DEFAULT_SETTINGS, boolean> = { ...DEFAULT_SETTINGS };
+  for (const key of Object.keys(DEFAULT_SETTINGS) as Array<keyof typeof DEFAULT_SETTINGS>) {
+    const value = raw[key] ?? DEFAULT_SETTINGS[key];
+    if (typeof value !== 'boolean') {
+      throw configurationError(`config/plugins: upload.config.${key} must be true or false`);
+    }
+    settings[key] = value;
+  }
+  return {
+    provider: provider as UploadConfig['provider'], providerOptions, sizeLimit,
+    breakpoints: breakpoints as Record<string, number>, ...settings,
+  };
 }

@@ -7,10 +7,12 @@ import { uploadResponseHeaders } from './serve.ts';
 import { createUploadService, type UploadService } from './service.ts';
 import { createUploadControllers } from './controllers.ts';
 
+/** Room in an upload's body for its form fields (fileInfo, ref…) and multipart framing. */
+const FORM_OVERHEAD = 1024 * 1024;
+
 export interface UploadApi {
   service: UploadService;
 }
-
 
 /**
  * The upload plugin: the media library (`plugin::upload.file` documents), a provider for the
@@ -39,8 +41,15 @@ export const uploadPlugin = definePlugin({
       ['GET', `${prefix}/upload/files/:id`, 'findOne'],
       ['DELETE', `${prefix}/upload/files/:id`, 'destroy'],
     ];
+    // an upload refused before its form is read (403, say) is still read to the end, up to what it may hold
+    // (its files, plus room for the other fields and the form's framing), so the client gets the answer
+    const bodyLimit = config.sizeLimit + FORM_OVERHEAD;
     for (const [method, routePath, action] of routes) {
-      app.server.route({ method, path: routePath, handler: (ctx) => controllers[action](ctx), config: { action: `plugin::upload.content-api.${action}` } });
+      app.server.route({
+        method, path: routePath, handler: (ctx) => controllers[action](ctx),
+        config: { action: `plugin::upload.content-api.${action}` },
+        bodyLimit: method === 'POST' ? bodyLimit : undefined,
+      });
     }
     return { service };
   },

@@ -1,5 +1,3 @@
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { App } from '../../core/kernel/app.ts';
 import { FILE_UID } from '../../core/content-types/types.ts';
 import { notFound, validationError } from '../../core/errors.ts';
@@ -7,7 +5,8 @@ import type { Doc } from '../../core/documents/serialize.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import type { UploadConfig } from './config.ts';
 import { storedTypeOf, type StoredType } from './detect-type.ts';
-import { kilobytes, makeFormats, probeImage } from './images.ts';
+import { hashOf } from './file-name.ts';
+import { kilobytes, processImage, type ImageSettings } from './images.ts';
 import { createLinker, type Link } from './link.ts';
 import type { IncomingFile } from './multipart.ts';
 import type { ProviderFile, UploadProvider } from './providers.ts';
@@ -29,16 +28,12 @@ type TypedFile = IncomingFile & StoredType;
 const typed = (file: IncomingFile): Promise<TypedFile> =>
   storedTypeOf(file.name, file.buffer, file.mime).then((type) => ({ ...file, ...type }));
 
-/** Strapi-like hash: the file name made safe, then a random suffix. */
-function hashOf(name: string): string {
-  const base = path.basename(name, path.extname(name)).normalize('NFKD').replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 100) || 'file';
-  return `${base}_${randomBytes(5).toString('hex')}`;
-}
 
 /** The upload plugin's work, shared by its routes: bytes go to the provider, records to the document service. */
 export function createUploadService(app: App, config: UploadConfig, provider: UploadProvider, providerName: string): UploadService {
   const linker = createLinker(app);
+  const { sizeOptimization, autoOrientation, responsiveDimensions, breakpoints } = config;
+  const settings: ImageSettings = { sizeOptimization, autoOrientation, responsiveDimensions, breakpoints };
   /** Give every stored piece back to the provider: a failed upload leaves no bytes behind. */
   async function discard(stored: ProviderFile[]): Promise<void> {
     for (const file of stored) {
@@ -48,19 +43,21 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
 
   /** Store one file and its formats with the provider; returns the file's record data. */
   async function store(file: TypedFile, info: FileInfo, stored: ProviderFile[]): Promise<Record<string, unknown>> {
-    const name = info.name ?? file.name;
+    // as Strapi: fileInfo.name names the file, its formats and (through the hash) its url
+    const name = (info.name ?? file.name).normalize();
     // from the type, never from the client's name: the file server derives the served type from it
     const { ext } = file;
-    const hash = hashOf(file.name);
-    const image = await probeImage(file.buffer, file.mime);
+    const hash = hashOf(name, file.name);
+    const image = await processImage(file.buffer, settings);
+    const buffer = image?.buffer ?? file.buffer;
     const main: ProviderFile = {
-      name, hash, ext, mime: file.mime, size: kilobytes(file.buffer.length), sizeInBytes: file.buffer.length,
-      width: image?.width ?? null, height: image?.height ?? null, path: null, buffer: file.buffer,
+      name, hash, ext, mime: file.mime, size: kilobytes(buffer.length), sizeInBytes: buffer.length,
+      width: image?.width ?? null, height: image?.height ?? null, path: null, buffer,
     };
     stored.push(main);
     await provider.upload(main);
     const formats: Record<string, unknown> = {};
-    for (const f of image ? await makeFormats(file.buffer, image, config.breakpoints) : []) {
+    for (const f of image?.formats ?? []) {
       const piece: ProviderFile = {
         name: `${f.key}_${name}`, hash: `${f.key}_${hash}`, ext, mime: file.mime, path: null,
         width: f.width, height: f.height, size: kilobytes(f.sizeInBytes), sizeInBytes: f.sizeInBytes, buffer: f.buffer,

@@ -35,16 +35,20 @@ const issue = (name: string, message: string): FieldIssue => ({ path: [name], me
  * problem is reported; values are never echoed (some are passwords).
  */
 export function requireStrings<K extends string>(body: Record<string, unknown>, names: readonly K[]): Record<K, string> {
+  const issues = stringIssues(body, names);
+  if (issues.length > 0) throw fieldErrors(issues);
+  return Object.fromEntries(names.map((name) => [name, body[name]])) as Record<K, string>;
+}
+
+/** What `requireStrings` would refuse, in the order of `names`, for checks that add their own. */
+export function stringIssues(body: Record<string, unknown>, names: readonly string[]): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  const out = {} as Record<K, string>;
   for (const name of names) {
     const v = body[name];
     if (v === undefined || v === null || v === '') issues.push(issue(name, 'is a required field'));
     else if (typeof v !== 'string') issues.push(issue(name, 'must be a `string` type'));
-    else out[name] = v;
   }
-  if (issues.length > 0) throw fieldErrors(issues);
-  return out;
+  return issues;
 }
 
 /** A required, well-formed `email` field (yup's `string().email().required()`), lowercased. */

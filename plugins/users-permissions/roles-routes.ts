@@ -64,9 +64,14 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
   };
 
   route('GET', '/roles', 'role.find', async (ctx) => {
+    // Strapi reads its roles table without an ORDER BY (its `sort: ['name']` is not an option of that
+    // query), so it lists them as PostgreSQL stores them: by their last write, an edited role last
     const roles = await app.documents(ROLE_UID).findMany({
       populate: { users: { count: true } },
-      sort: [{ field: { kind: 'system', name: 'id' }, order: 'asc' }],
+      sort: [
+        { field: { kind: 'system', name: 'updatedAt' }, order: 'asc' },
+        { field: { kind: 'system', name: 'id' }, order: 'asc' },
+      ],
     });
     ctx.body = { roles: roles.map((r) => ({ ...shown(r), nb_users: (r.users as { count?: number } | null)?.count ?? 0 })) };
   });

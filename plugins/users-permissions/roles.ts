@@ -8,6 +8,12 @@ const UP = 'plugin::users-permissions';
 
 /** What Strapi grants the two built-in roles when it creates them. */
 export const DEFAULT_ROLES: Record<string, Required<RoleConfig>> = {
+  // in Strapi's order of creation: Authenticated is role 1 and Public role 2, ids clients rely on
+  authenticated: {
+    name: 'Authenticated',
+    description: 'Default role given to authenticated user.',
+    permissions: [`${UP}.user.me`, `${UP}.auth.changePassword`],
+  },
   public: {
     name: 'Public',
     description: 'Default role given to unauthenticated user.',
@@ -15,11 +21,6 @@ export const DEFAULT_ROLES: Record<string, Required<RoleConfig>> = {
       `${UP}.auth.callback`, `${UP}.auth.register`, `${UP}.auth.forgotPassword`, `${UP}.auth.resetPassword`,
       `${UP}.auth.emailConfirmation`, `${UP}.auth.sendEmailConfirmation`, `${UP}.auth.connect`,
     ],
-  },
-  authenticated: {
-    name: 'Authenticated',
-    description: 'Default role given to authenticated user.',
-    permissions: [`${UP}.user.me`, `${UP}.auth.changePassword`],
   },
 };
 

@@ -45,7 +45,9 @@ export const roleContentType = (): ContentType => ({
     name: { type: 'string', minLength: 3, required: true },
     description: { type: 'string' },
     type: { type: 'string', unique: true },
-    permissions: { type: 'json' },
+    // private: a populated role shows no grant list (Strapi's permissions are a relation, never populated
+    // unless asked); the roles API reads and writes it as Strapi's nested tree
+    permissions: { type: 'json', private: true },
     users: { type: 'relation', relation: 'oneToMany', target: USER_UID, mappedBy: 'role' },
   },
 });

@@ -1,9 +1,10 @@
-import { fieldErrors, validationError } from '../../core/errors.ts';
+import { fieldErrors, validationError, type FieldIssue } from '../../core/errors.ts';
 import { isPlainObject } from '../../core/config/merge.ts';
 import type { App } from '../../core/kernel/app.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import { sanitizeInput } from '../../core/documents/sanitize.ts';
 import { ROLE_UID, USER_UID } from './schemas.ts';
+import { stringIssues } from './auth-shared.ts';
 
 const ROLE_ID = /^\d{1,15}$/;
 
@@ -13,6 +14,29 @@ function roleIdOf(value: unknown): number | undefined {
   if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) return raw;
   if (typeof raw === 'string' && ROLE_ID.test(raw)) return Number(raw);
   return undefined;
+}
+
+/**
+ * Strapi's checks of a `POST /users` body (its yup schema), every problem at once in its order:
+ * email, username and password are strings, and a role is given (an id, a documentId, or a
+ * `connect` naming one); there is no default role on this route, unlike registration.
+ */
+export function checkNewUser(body: Record<string, unknown>): void {
+  const issues = stringIssues(body, ['email', 'username', 'password']);
+  const { role } = body;
+  const problem = (path: string[], message: string, value?: unknown): FieldIssue =>
+    ({ path, message, name: 'ValidationError', ...(value === undefined ? {} : { value }) });
+  if (role === undefined) {
+    issues.push(problem(['role'], 'role is a required field'));
+  } else if (role === null) {
+    const message = 'role must be a `object` type, but the final value was: `null`.';
+    issues.push({ ...problem(['role'], message), value: null });
+  } else if (isPlainObject(role)) {
+    // an object is a relation input: only `connect` names a role here (`{id: 3}` does not)
+    if (!Array.isArray(role.connect)) issues.push(problem(['role', 'connect'], 'role.connect is a required field'));
+    else if (role.connect.length === 0) issues.push(problem(['role', 'connect'], 'Users must have a role', []));
+  }
+  if (issues.length > 0) throw fieldErrors(issues);
 }
 
 /**

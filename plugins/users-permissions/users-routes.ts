@@ -12,9 +12,9 @@ import type { Query } from '../../core/query/types.ts';
 import { authorizeQuery } from '../../core/auth/query-access.ts';
 import type { UsersPermissionsApi } from './index.ts';
 import { unauthorized } from '../../core/errors.ts';
-import { bodyOf, requireStrings } from './auth-shared.ts';
+import { bodyOf } from './auth-shared.ts';
 import { createUserStore, takenIdentifier, type Documents, type UserStore, type UserView } from './users-store.ts';
-import { userData } from './users-input.ts';
+import { checkNewUser, userData } from './users-input.ts';
 import { USER_UID } from './schemas.ts';
 
 type Handler = (ctx: RequestContext) => Promise<void>;
@@ -62,6 +62,10 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
     const q = query(ctx);
     return { populate: q.populate, fields: q.fields };
   };
+  // Strapi answers a created or updated user with its role, whatever the query asks, unless the
+  // caller may not read roles (then, as any populate it may not read, it is left out)
+  const withRole = (ctx: RequestContext): UserView =>
+    ({ populate: authorizeQuery(app.registry, USER_UID, { populate: { role: {} } }, ctx.state.auth).populate });
 
   /**
    * Write a user whose username or email must stay free: the identifiers are locked, checked
@@ -112,11 +116,12 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
       ctx.body = user;
     },
     async create(ctx) {
-      requireStrings(bodyOf(ctx), ['username', 'email', 'password']);
+      checkNewUser(bodyOf(ctx));
       const data = await userData(app, ctx.request.body);
       data.provider = 'local';
-      if (data.role === undefined) data.role = String((await users.defaultRole()).documentId);
-      const v = view(ctx);
+      // Strapi's `if (!role)`: a role of 0 or '' passes its check and means the default role
+      if (data.role === 0 || data.role === '') data.role = String((await users.defaultRole()).documentId);
+      const v = withRole(ctx);
       ctx.body = await claiming(data, undefined, (documents) => documents(USER_UID).create({ data, ...v, redact: true }));
       ctx.status = 201;
     },
@@ -127,7 +132,7 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
         // clearing it would lock a local user out for good
         if (typeof data.password !== 'string' || data.password === '') throw validationError('password.notNull');
       }
-      const v = view(ctx);
+      const v = withRole(ctx);
       const user = await claiming(data, id, async (documents) => {
         const existing = await users.byId(id, {}, documents);
         if (!existing) return null;

@@ -244,11 +244,14 @@ describe('huge values', () => {
     }
   });
 
-  it('a body over the JSON limit is a 413 PayloadTooLargeError, and the connection is closed', async () => {
+  it('a body over the JSON limit is a 413 PayloadTooLargeError; the rest is read, so the connection stays usable', async () => {
     for (const [method, path] of writes()) {
-      const res = await refused(method, path, { data: { title: 'x', summary: 'x'.repeat(3 * 1024 * 1024) } }, 413, 'PayloadTooLargeError');
-      expect(res.headers.get('connection')).toBe('close');
+      const body = { data: { title: 'x', summary: 'x'.repeat(3 * 1024 * 1024) } };
+      const res = await refused(method, path, body, 413, 'PayloadTooLargeError');
+      // drained up to server.body.drainLimit (unread-body.test.ts: past it, the connection is closed)
+      expect(res.headers.get('connection')).toBe('keep-alive');
     }
+    expect((await call('GET', '/_health')).status).toBe(200);
   });
 
   it('an error on a fully read request keeps the connection alive', async () => {

@@ -280,9 +280,15 @@ describe('passwords', () => {
 
 describe('users API', () => {
   it('creates (201), reads, lists, counts, updates and deletes users as bare objects with numeric ids', async () => {
-    const created = await call(t, 'POST', '/api/users', { username: 'judy', email: 'Judy@Example.com', password: 'judy-pass-1', resetPasswordToken: 'sneaky' });
+    const authenticated = await t.sql('up_roles').whereRaw(`data->>'type' = 'authenticated'`).first();
+    const created = await call(t, 'POST', '/api/users', {
+      username: 'judy', email: 'Judy@Example.com', password: 'judy-pass-1', resetPasswordToken: 'sneaky',
+      role: Number(authenticated.id),
+    });
     expect(created.status).toBe(201);
-    const judy = created.body;
+    // create and update answer the user with its role, as Strapi's do
+    const { role: createdRole, ...judy } = created.body;
+    expect(createdRole).toMatchObject({ id: Number(authenticated.id), type: 'authenticated' });
     expect(judy).toMatchObject({ id: expect.any(Number), username: 'judy', email: 'judy@example.com', provider: 'local', confirmed: false, blocked: false });
     for (const key of SECRET_KEYS) expect(judy).not.toHaveProperty(key);
     expect((await row(t, { username: 'judy' }))!.resetPasswordToken ?? null).toBeNull();
@@ -303,12 +309,15 @@ describe('users API', () => {
     const publicRole = await t.sql('up_roles').whereRaw(`data->>'type' = 'public'`).first();
     const updated = await call(t, 'PUT', `/api/users/${judy.id}`, { username: 'judy2', role: Number(publicRole.id) });
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ id: judy.id, username: 'judy2' });
+    const role = { id: Number(publicRole.id), type: 'public' };
+    expect(updated.body).toMatchObject({ id: judy.id, username: 'judy2', role });
     expect((await row(t, { username: 'judy2' }))!.role).toBe(publicRole.document_id);
     expect((await call(t, 'PUT', `/api/users/${judy.id}`, { password: null })).body).toEqual(envelope(400, 'ValidationError', 'password.notNull'));
     const clash = await call(t, 'PUT', `/api/users/${judy.id}`, { username: 'alice' });
     expect(clash.body).toEqual(envelope(400, 'ApplicationError', 'Username already taken'));
-    const emailClash = await call(t, 'POST', '/api/users', { username: 'judy3', email: 'ALICE@example.com', password: 'judy-pass-1' });
+    const emailClash = await call(t, 'POST', '/api/users', {
+      username: 'judy3', email: 'ALICE@example.com', password: 'judy-pass-1', role: 1,
+    });
     expect(emailClash.body).toEqual(envelope(400, 'ApplicationError', 'Email already taken'));
 
     const deleted = await call(t, 'DELETE', `/api/users/${judy.id}`);
@@ -420,7 +429,7 @@ describe('email confirmation', () => {
     expect(confirmMail.at(-1)!.text).toContain(`${PUBLIC_URL}/api/auth/email-confirmation?confirmation=${second}`);
 
     // an account whose email cannot leave keeps no new token, and hears nothing of it
-    const bouncing = { username: 'bounce-c', email: 'bounce-c@example.com', password: 'bounce-pass-1' };
+    const bouncing = { username: 'bounce-c', email: 'bounce-c@example.com', password: 'bounce-pass-1', role: 1 };
     const bounce = await call(c, 'POST', '/api/users', bouncing);
     expect(bounce.body.confirmed).toBe(false);
     const kate = await row(c, { username: 'kate' });
