@@ -6,10 +6,11 @@ import { resolveFilters } from './filters.ts';
 import { resolveSort } from './sort.ts';
 import { parsePagination, type PaginationConfig } from './pagination.ts';
 import { checkQueryLimits, type QueryLimits } from './bounds.ts';
+import { parseSearch } from './search.ts';
 import type { Query, Status } from './types.ts';
 
 /** Query parameters of Strapi's content API that Vellum does not answer yet: refused, never ignored. */
-const NOT_YET = new Set(['_q', 'publicationFilter']);
+const NOT_YET = new Set(['publicationFilter']);
 
 function parseStatus(raw: unknown): Status {
   if (raw === undefined) return 'published';
@@ -61,6 +62,8 @@ export function parseRestQuery(registry: Registry, uid: string, raw: Record<stri
   const filters = within('filters', () => resolveFilters(registry, uid, raw.filters));
   if (filters) query.filters = filters;
   if (raw.sort !== undefined) query.sort = within('sort', () => resolveSort(registry, uid, raw.sort));
+  const search = parseSearch(raw._q);
+  if (search !== undefined) query.search = search;
   checkQueryLimits(query, config.limits);
   return query;
 }
