@@ -44,7 +44,9 @@ function checkSort(specs: SortSpec[] | undefined, allows: Allows, param: string)
     const names: string[] = [];
     for (const step of s.path ?? []) {
       names.push(step.attribute);
-      if (step.type === 'relation' && !allows(findActionOf(step.target))) throw invalidQueryKey(step.attribute, names.join('.'), param);
+      if (step.type === 'relation' && !allows(findActionOf(step.target))) {
+        throw invalidQueryKey(step.attribute, names.join('.'), param);
+      }
     }
   }
 }

@@ -167,7 +167,9 @@ const EPOCH_MS = /^\d{9,15}$/;
 function checkDateTime(value: unknown, fail: Fail): ScalarCheck {
   let ms: number | undefined;
   if (typeof value === 'number') ms = value;
-  else if (typeof value === 'string') ms = EPOCH_MS.test(value) ? Number(value) : parseDateOnly(value) ?? parseDateTime(value);
+  else if (typeof value === 'string') {
+    ms = EPOCH_MS.test(value) ? Number(value) : parseDateOnly(value) ?? parseDateTime(value);
+  }
   const iso = toIso(ms);
   return iso === undefined ? fail('must be a valid date') : { ok: true, value: iso };
 }

@@ -135,7 +135,9 @@ function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] 
 /** The JSON of one document row under `alias`. */
 export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
   const pairs: Array<[string, Frag]> = [['id', frag(`${alias}.id`)], ['documentId', frag(`${alias}.document_id`)]];
-  for (const name of scalars(ctx, ct.attributes, shape)) pairs.push([name, scalarJson(ct.attributes[name], `${alias}.data`, name)]);
+  for (const name of scalars(ctx, ct.attributes, shape)) {
+    pairs.push([name, scalarJson(ct.attributes[name], `${alias}.data`, name)]);
+  }
   for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMN[key]}`))]);
   if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
   for (const [name, node] of Object.entries(shape.populate ?? {})) {

@@ -203,7 +203,9 @@ export async function createApp(options: AppOptions): Promise<App> {
         await trx.raw('SET LOCAL statement_timeout = 0');
         return syncTables(trx, registry.contentTypes());
       });
-      if (!synced.searchIndexes) log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
+      if (!synced.searchIndexes) {
+        log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
+      }
       server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
       for (const p of plugins) await p.bootstrap?.(app, apis.get(p));
       phase = 'started';

@@ -25,7 +25,8 @@ export function attributePath(raw: string): string | null {
 }
 
 /** The path `key` was found under, given its own (`author.nope` → `author`). */
-export const parentOf = (raw: string, key: string): string => (raw.endsWith(key) ? raw.slice(0, -key.length).replace(/\.$/, '') : raw);
+export const parentOf = (raw: string, key: string): string =>
+  (raw.endsWith(key) ? raw.slice(0, -key.length).replace(/\.$/, '') : raw);
 
 /**
  * An invalid key of a filter or sort, with Strapi's path: where the key was found for a name the

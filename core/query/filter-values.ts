@@ -35,7 +35,9 @@ const DATE_PREFIX = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])/;
  * database layer's parse errors): these words, and no details.
  */
 function temporalMessage(type: ScalarType, value: unknown): string | undefined {
-  if (type === 'date') return typeof value === 'string' && DATE_PREFIX.test(value) ? 'Invalid date' : 'Invalid format, expected yyyy-MM-dd';
+  if (type === 'date') {
+    return typeof value === 'string' && DATE_PREFIX.test(value) ? 'Invalid date' : 'Invalid format, expected yyyy-MM-dd';
+  }
   if (type === 'time') return 'Invalid time format, expected HH:mm:ss.SSS';
   if (type === 'datetime' || type === 'timestamp') return 'Invalid format, expected a timestamp or an ISO date';
   return undefined;
@@ -50,7 +52,8 @@ function temporalMessage(type: ScalarType, value: unknown): string | undefined {
 function fail(message: string, field: FieldRef, path: string[], type: ScalarType, value: unknown): never {
   const temporal = temporalMessage(type, value);
   if (temporal) throw validationError(temporal);
-  throw validationError(message, { key: field.name, path: path.join('.'), source: 'query', param: 'filters', value: null });
+  const details = { key: field.name, path: path.join('.'), source: 'query', param: 'filters', value: null };
+  throw validationError(message, details);
 }
 
 /**
@@ -70,7 +73,9 @@ function parseJson(value: unknown): unknown {
 export function castValue(field: FieldRef, value: unknown, path: string[]): FilterValue {
   const type = castType(field);
   const input = type === 'json' ? parseJson(value) : value;
-  if (type !== 'json' && (typeof input === 'object' && input !== null)) fail(`${path.join('.')} must be a single value`, field, path, 'json', input);
+  if (type !== 'json' && (typeof input === 'object' && input !== null)) {
+    fail(`${path.join('.')} must be a single value`, field, path, 'json', input);
+  }
   const checked = checkScalar({ type }, input, path);
   if (!checked.ok) fail(checked.issue.message, field, path, type, input);
   return checked.value as FilterValue;

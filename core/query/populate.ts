@@ -114,7 +114,9 @@ function attribute(registry: Registry, uid: string, name: string): Attribute | u
 }
 
 /** `a.b.c`: populate a, then b inside it, then c. Errors name the path down to the bad name. */
-function addDotted(registry: Registry, uid: string, tree: PopulateTree, parts: string[], path: string, base: string): void {
+function addDotted(
+  registry: Registry, uid: string, tree: PopulateTree, parts: string[], path: string, base: string,
+): void {
   const [head, ...rest] = parts;
   const full = join(path, head);
   checkDepth(join(base, full));
@@ -158,7 +160,8 @@ function resolveNode(registry: Registry, attr: Attribute, value: unknown, at: At
       const uids = targetUids(attr);
       if (attr.type === 'dynamiczone') {
         // shared strategy: the same populate applied to every component of the zone
-        node.on = Object.fromEntries(uids.map((u) => [u, { populate: resolvePopulate(registry, u, inner, past(at, key)) }]));
+        const shared = past(at, key);
+        node.on = Object.fromEntries(uids.map((u) => [u, { populate: resolvePopulate(registry, u, inner, shared) }]));
       } else if (uids.length === 1) {
         node.populate = resolvePopulate(registry, uids[0], inner, past(at, key));
       } else {

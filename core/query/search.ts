@@ -81,10 +81,10 @@ export function searchCondition(ct: ContentType, alias: string, q: string): SqlF
 /** The `_q` parameter: a string (empty means no search), or a 400 as a client can read it. */
 export function parseSearch(raw: unknown): string | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (typeof raw !== 'string') throw validationError('Invalid _q parameter: expected a string', { key: '_q', path: null, source: 'query', param: '_q' });
-  if (raw.length > MAX_SEARCH_LENGTH) {
-    throw validationError(`Invalid _q parameter: longer than ${MAX_SEARCH_LENGTH} characters`, { key: '_q', path: null, source: 'query', param: '_q' });
-  }
-  if (raw.includes('\u0000')) throw validationError('Invalid _q parameter: it contains a NUL character', { key: '_q', path: null, source: 'query', param: '_q' });
+  const invalid = (why: string): Error =>
+    validationError(`Invalid _q parameter: ${why}`, { key: '_q', path: null, source: 'query', param: '_q' });
+  if (typeof raw !== 'string') throw invalid('expected a string');
+  if (raw.length > MAX_SEARCH_LENGTH) throw invalid(`longer than ${MAX_SEARCH_LENGTH} characters`);
+  if (raw.includes('\u0000')) throw invalid('it contains a NUL character');
   return raw;
 }

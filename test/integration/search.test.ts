@@ -36,6 +36,9 @@ const event = {
   },
 };
 
+/** The search indexes of the events table (`??`: the column of pg_indexes to answer). */
+const SEARCH_INDEXES = `SELECT ?? FROM pg_indexes WHERE tablename = 'events' AND indexname LIKE '%\\_search'`;
+
 let blog: TestApp;
 let events: TestApp;
 const article: Record<string, { id: number; documentId: string }> = {};
@@ -47,29 +50,42 @@ const names = async (t: TestApp, path: string, field = 'name'): Promise<string[]
 };
 
 beforeAll(async () => {
-  [blog, events] = await Promise.all([startApp(), writeApp({ contentTypes: { event } }).then((appDir) => startApp({ appDir }))]);
+  const eventsApp = writeApp({ contentTypes: { event } }).then((appDir) => startApp({ appDir }));
+  [blog, events] = await Promise.all([startApp(), eventsApp]);
   for (const name of ['javascript', 'typescript', 'node', '100%', 'a*b', 'back\\slash']) {
     expect((await blog.request('POST', '/api/tags', { data: { name } })).status).toBe(201);
   }
   const posts: Array<[string, Record<string, unknown>]> = [
     // no "en" in any of its strings: only its locale holds it
-    ['zzqq', { slug: 'zzqq', views: 91357, rating: 4.25, price: 3.5, meta: { k: 'zebra' }, body: [{ type: 'paragraph', children: [{ type: 'text', text: 'paragraph' }] }] }],
-    ['Postgres tuning', { summary: 'Indexes and VACUUM', views: 10, contactEmail: 'ops@example.com', category: 'tutorial' }],
+    ['zzqq', {
+      slug: 'zzqq', views: 91357, rating: 4.25, price: 3.5, meta: { k: 'zebra' },
+      body: [{ type: 'paragraph', children: [{ type: 'text', text: 'paragraph' }] }],
+    }],
+    ['Postgres tuning', {
+      summary: 'Indexes and VACUUM', views: 10, contactEmail: 'ops@example.com', category: 'tutorial',
+    }],
     ['Node streams', { summary: 'Backpressure in POSTGRES drivers', views: 20, category: 'news' }],
-    ['Opinion piece', { summary: 'nothing to see', views: 30, category: 'opinion', internalNotes: 'postgres is hidden here' }],
+    ['Opinion piece', {
+      summary: 'nothing to see', views: 30, category: 'opinion', internalNotes: 'postgres is hidden here',
+    }],
   ];
   for (const [title, data] of posts) {
     const res = await blog.request('POST', '/api/articles', { data: { title, ...data } });
     expect(res.status, res.text).toBe(201);
     article[title] = res.body.data;
   }
-  const fr = await blog.request('PUT', `/api/articles/${article['Node streams'].documentId}?locale=fr`, { data: { title: 'Flux Node (fr)' } });
+  const frPath = `/api/articles/${article['Node streams'].documentId}?locale=fr`;
+  const fr = await blog.request('PUT', frPath, { data: { title: 'Flux Node (fr)' } });
   expect(fr.status, fr.text).toBe(200);
-  expect((await blog.request('POST', '/api/articles?status=draft', { data: { title: 'Postgres draft' } })).status).toBe(201);
+  const draft = await blog.request('POST', '/api/articles?status=draft', { data: { title: 'Postgres draft' } });
+  expect(draft.status).toBe(201);
 
   const rows = [
-    { name: 'qq', note: '**Bold** richy', code: 'uid-kappa', secret: 'pssst', hidden: 'unseen', count: '987654321', score: 2.5 },
-    { name: 'Talk', kind: 'talk', mail: 'speaker@conf.io', meta: { about: 'zebra' }, startsAt: '2024-05-06T07:08:09.000Z' },
+    {
+      name: 'qq', note: '**Bold** richy', code: 'uid-kappa', secret: 'pssst', hidden: 'unseen',
+      count: '987654321', score: 2.5,
+    },
+    { name: 'Talk', kind: 'talk', mail: 'speaker@conf.io', meta: { about: 'zebra' }, startsAt: '2024-05-06T07:08:09Z' },
   ];
   for (const data of rows) expect((await events.request('POST', '/api/events', { data })).status).toBe(201);
 });
@@ -112,13 +128,16 @@ describe('what _q matches', () => {
     expect(await names(blog, `/api/articles?_q=${documentId.slice(3, 15)}`, 'title')).toEqual(['Postgres tuning']);
     // documentIds without digits, so only an id can hold one
     const tags = await blog.sql('tags').select('id', 'data').orderBy('id');
-    for (const [i, tag] of tags.entries()) await blog.sql('tags').where('id', tag.id).update({ document_id: `tag${'abcdef'[i]}`.padEnd(24, 'x') });
+    for (const [i, tag] of tags.entries()) {
+      await blog.sql('tags').where('id', tag.id).update({ document_id: `tag${'abcdef'[i]}`.padEnd(24, 'x') });
+    }
     // the third tag of a fresh database: id 3, which no other tag's id or name holds
     const node = tags.find((tag) => tag.data.name === 'node')!;
     expect(node.id).toBe(3);
     expect(await names(blog, '/api/tags?_q=3')).toEqual(['node']);
     // every English article holds "en" in its locale
-    expect((await names(blog, '/api/articles?_q=en', 'title')).sort()).toEqual(['Node streams', 'Opinion piece', 'Postgres tuning', 'zzqq']);
+    const english = ['Node streams', 'Opinion piece', 'Postgres tuning', 'zzqq'];
+    expect((await names(blog, '/api/articles?_q=en', 'title')).sort()).toEqual(english);
   });
 
   it('% * and \\ literally, _ as any one character', async () => {
@@ -133,7 +152,8 @@ describe('what _q matches', () => {
     for (const q of ['_q[0]=a', '_q[a]=a']) {
       const res = await blog.request('GET', `/api/tags?${q}`);
       expect(res.status, q).toBe(400);
-      expect(res.body.error).toMatchObject({ name: 'ValidationError', details: { key: '_q', source: 'query', param: '_q' } });
+      const details = { key: '_q', source: 'query', param: '_q' };
+      expect(res.body.error).toMatchObject({ name: 'ValidationError', details });
     }
   });
 
@@ -146,15 +166,18 @@ describe('what _q matches', () => {
 
 describe('_q with the rest of the query', () => {
   it('in the read\'s locale and status only', async () => {
-    expect((await names(blog, '/api/articles?_q=postgres', 'title')).sort()).toEqual(['Node streams', 'Postgres tuning']);
-    expect(await names(blog, '/api/articles?_q=postgres&status=draft&sort=title', 'title')).toEqual(['Node streams', 'Postgres draft', 'Postgres tuning']);
+    const published = await names(blog, '/api/articles?_q=postgres', 'title');
+    expect(published.sort()).toEqual(['Node streams', 'Postgres tuning']);
+    const drafts = await names(blog, '/api/articles?_q=postgres&status=draft&sort=title', 'title');
+    expect(drafts).toEqual(['Node streams', 'Postgres draft', 'Postgres tuning']);
     expect(await names(blog, '/api/articles?_q=flux&locale=fr', 'title')).toEqual(['Flux Node (fr)']);
     expect(await names(blog, '/api/articles?_q=flux', 'title')).toEqual([]);
   });
 
   it('with filters, sort and pagination, in one statement', async () => {
     blog.queries.length = 0;
-    const res = await blog.request('GET', '/api/articles?_q=e&filters[views][$lte]=50&sort=views:desc&pagination[pageSize]=2&pagination[page]=1&populate=author');
+    const query = '_q=e&filters[views][$lte]=50&sort=views:desc&pagination[pageSize]=2&populate=author';
+    const res = await blog.request('GET', `/api/articles?${query}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.map((d: { title: string }) => d.title)).toEqual(['Opinion piece', 'Node streams']);
     expect(res.body.meta.pagination).toEqual({ page: 1, pageSize: 2, pageCount: 2, total: 3 });
@@ -177,7 +200,7 @@ describe('_q with the rest of the query', () => {
 
 describe('the search index', () => {
   it('is a trigram GIN index over the searched columns, which the condition uses on 100k documents', async () => {
-    const indexes = await events.sql.raw(`SELECT indexdef FROM pg_indexes WHERE tablename = 'events' AND indexname LIKE '%\\_search'`);
+    const indexes = await events.sql.raw(SEARCH_INDEXES, ['indexdef']);
     expect(indexes.rows).toHaveLength(1);
     expect(indexes.rows[0].indexdef).toMatch(/USING gin .*gin_trgm_ops/);
     await events.sql.raw(`
@@ -188,7 +211,8 @@ describe('the search index', () => {
     const ct = events.app.registry.contentType('api::event.event');
     const cond = searchCondition(ct, 'r0', 'number 4242');
     const plan = await events.sql.raw(`EXPLAIN SELECT r0.id FROM events r0 WHERE ${cond.sql}`, cond.bindings);
-    expect(plan.rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n')).toMatch(/Bitmap Index Scan on events_\w+_search/);
+    const lines = plan.rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']);
+    expect(lines.join('\n')).toMatch(/Bitmap Index Scan on events_\w+_search/);
     const res = await events.request('GET', '/api/events?_q=number%2042424&fields[0]=name');
     expect(res.body.data.map((d: { name: string }) => d.name)).toEqual(['event number 42424']);
     expect(res.body.meta.pagination.total).toBe(1);
@@ -205,18 +229,21 @@ describe('without pg_trgm', () => {
     const lines: string[] = [];
     const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
     const appDir = await writeApp({ contentTypes: { event } });
-    const app = await createVellumApp({ appDir, env: {}, databaseUrl: database.url, logger: pino({ level: 'warn' }, sink) });
+    const logger = pino({ level: 'warn' }, sink);
+    const app = await createVellumApp({ appDir, env: {}, databaseUrl: database.url, logger });
     try {
       const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
       expect(lines.join('')).toMatch(/pg_trgm/);
-      const { accessKey } = await app.plugin(usersPermissionsPlugin).tokens.create({ name: 'search', type: 'full-access' });
+      const tokens = app.plugin(usersPermissionsPlugin).tokens;
+      const { accessKey } = await tokens.create({ name: 'search', type: 'full-access' });
       const headers = { authorization: `Bearer ${accessKey}`, 'content-type': 'application/json' };
-      const post = await fetch(`${url}/api/events`, { method: 'POST', headers, body: JSON.stringify({ data: { name: 'Lone talk' } }) });
+      const body = JSON.stringify({ data: { name: 'Lone talk' } });
+      const post = await fetch(`${url}/api/events`, { method: 'POST', headers, body });
       expect(post.status).toBe(201);
       const res = await fetch(`${url}/api/events?_q=LONE`, { headers });
       expect((await res.json()).data.map((d: { name: string }) => d.name)).toEqual(['Lone talk']);
       const check = createConnection({ connection: database.url, pool: { min: 0, max: 1 } });
-      const indexes = await check.raw(`SELECT indexname FROM pg_indexes WHERE tablename = 'events' AND indexname LIKE '%\\_search'`);
+      const indexes = await check.raw(SEARCH_INDEXES, ['indexname']);
       await check.destroy();
       expect(indexes.rows).toEqual([]);
     } finally {
