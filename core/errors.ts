@@ -89,6 +89,17 @@ export function invalidKey(key: string, path: string, source: 'query' | 'body', 
   return new AppError('ValidationError', `Invalid key ${key}`, details);
 }
 
+/**
+ * A query parameter's key that is not there (or not for this caller): Strapi 5's "Invalid key".
+ * `path` is where Strapi's traversal was, as attribute names only: the attribute holding an
+ * unknown key (null at the top of the parameter), or the key's own path when it is an attribute
+ * the query may not use. `param` is the query parameter the key was found in.
+ */
+export function invalidQueryKey(key: string, path: string | null, param: string): AppError {
+  const message = path && path !== key ? `Invalid key ${key} at ${path}` : `Invalid key ${key}`;
+  return new AppError('ValidationError', message, { key, path, source: 'query', param });
+}
+
 export const notFound = (message = 'Not Found', details: Record<string, unknown> = {}): AppError =>
   new AppError('NotFoundError', message, details);
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { ContentType } from '../core/content-types/types.ts';
 import { configurationError } from '../core/errors.ts';
+import { searchText } from '../core/query/search.ts';
 
 /** The sequence every component instance takes its `id` from. */
 export const COMPONENT_ID_SEQUENCE = 'vellum_component_ids';
@@ -57,6 +58,53 @@ async function syncSingleTypeIndex(db: Knex, ct: ContentType): Promise<void> {
   }
 }
 
+const SEARCH_SUFFIX = '_search';
+
+/**
+ * pg_trgm, whose GIN operator class lets an index answer `ILIKE '%…%'` (`_q`). PostgreSQL 13+
+ * lets a database owner create it (it is a trusted extension); where that fails (an older
+ * server without the contrib package, a user without CREATE) the search works without an
+ * index. Tried in a savepoint, since the sync is one transaction.
+ */
+async function ensureTrigram(db: Knex): Promise<boolean> {
+  const present = async (): Promise<boolean> =>
+    (await db.raw(`SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm'`)).rows.length > 0;
+  if (await present()) return true;
+  try {
+    await db.transaction((sp) => sp.raw('CREATE EXTENSION IF NOT EXISTS pg_trgm'));
+    return true;
+  } catch {
+    // another app may have created it at the same moment
+    return present();
+  }
+}
+
+/**
+ * The trigram index of `_q` on one table: over the concatenated text of every column a search
+ * reads (`searchText`), named by a hash of that expression so a schema change (an attribute
+ * added, made private, …) builds the new one and drops the old.
+ */
+async function syncSearchIndex(db: Knex, ct: ContentType, trigram: boolean): Promise<void> {
+  const t = ct.collectionName;
+  const expression = searchText(ct);
+  const index = trigram ? `${t.slice(0, 40)}_${short(expression)}${SEARCH_SUFFIX}` : undefined;
+  const existing = await db.raw(
+    `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname LIKE ?`,
+    [t, `%\\${SEARCH_SUFFIX}`],
+  );
+  for (const { indexname } of existing.rows as Array<{ indexname: string }>) {
+    if (indexname !== index) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
+  }
+  // DDL takes no bind parameters: the expression holds only our column names and schema-checked attribute names
+  if (index) await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? USING gin (${expression} gin_trgm_ops)`, [index, t]);
+}
+
+/** What the sync could set up. */
+export interface SyncReport {
+  /** false: pg_trgm could not be created, `_q` reads without an index */
+  searchIndexes: boolean;
+}
+
 /**
  * Rows up to a full 8 kB page stay inline and uncompressed. With PostgreSQL's default (2 kB) a
  * typical article's `data` is pglz-compressed and moved to the TOAST table, and every
@@ -73,8 +121,9 @@ const TOAST_TUPLE_TARGET = 8160;
  * between two writers. Drafts are left out, as Strapi 5 checks uniqueness only when publishing:
  * two drafts may hold one value, and a published document one that only drafts hold.
  */
-export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise<void> {
+export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise<SyncReport> {
   await db.raw(`CREATE SEQUENCE IF NOT EXISTS ${COMPONENT_ID_SEQUENCE}`);
+  const trigram = await ensureTrigram(db);
   for (const ct of contentTypes) {
     const t = ct.collectionName;
     await db.raw(
@@ -101,6 +150,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     // every read is scoped by locale and status: counts become index-only scans
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (locale, published_at)`, [`${t.slice(0, 54)}_scope`, t]);
     await syncSingleTypeIndex(db, ct);
+    await syncSearchIndex(db, ct, trigram);
 
     const wanted = new Map<string, string>();
     for (const [name, attr] of Object.entries(ct.attributes)) {
@@ -122,4 +172,5 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
       );
     }
   }
+  return { searchIndexes: trigram };
 }

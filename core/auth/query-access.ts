@@ -5,7 +5,7 @@
  * Strapi 5's query validation does for restricted relations. Populate, where a hidden relation
  * is only left out, is `populate-access.ts`.
  */
-import { invalidKey } from '../errors.ts';
+import { invalidQueryKey } from '../errors.ts';
 import type { Registry } from '../content-types/registry.ts';
 import type { FilterNode, PopulateTree, SortSpec } from '../query/types.ts';
 import { findActionOf, prunePopulate } from './populate-access.ts';
@@ -13,46 +13,49 @@ import type { RequestAuth } from './types.ts';
 
 type Allows = (action: string) => boolean;
 
-function checkFilter(node: FilterNode | undefined, allows: Allows, path: string): void {
+function checkFilter(node: FilterNode | undefined, allows: Allows, path: string, param: string): void {
   if (!node) return;
   const at = (key: string): string => (path ? `${path}.${key}` : key);
   switch (node.type) {
     case 'and':
     case 'or':
-      for (const n of node.nodes) checkFilter(n, allows, path);
+      for (const n of node.nodes) checkFilter(n, allows, path, param);
       return;
     case 'not':
-      checkFilter(node.node, allows, path);
+      checkFilter(node.node, allows, path, param);
       return;
     case 'relation':
-      if (!allows(findActionOf(node.target))) throw invalidKey(node.attribute, at(node.attribute), 'query', 'filters');
-      checkFilter(node.node, allows, at(node.attribute));
+      if (!allows(findActionOf(node.target))) throw invalidQueryKey(node.attribute, at(node.attribute), param);
+      checkFilter(node.node, allows, at(node.attribute), param);
       return;
     case 'component':
-      checkFilter(node.node, allows, at(node.attribute));
+      checkFilter(node.node, allows, at(node.attribute), param);
       return;
     case 'dynamiczone':
-      for (const b of node.branches) checkFilter(b.node, allows, at(node.attribute));
+      for (const b of node.branches) checkFilter(b.node, allows, at(node.attribute), param);
       return;
     default:
       return;
   }
 }
 
-function checkSort(specs: SortSpec[] | undefined, allows: Allows): void {
+function checkSort(specs: SortSpec[] | undefined, allows: Allows, param: string): void {
   for (const s of specs ?? []) {
     const names: string[] = [];
     for (const step of s.path ?? []) {
       names.push(step.attribute);
-      if (step.type === 'relation' && !allows(findActionOf(step.target))) throw invalidKey(step.attribute, names.join('.'), 'query', 'sort');
+      if (step.type === 'relation' && !allows(findActionOf(step.target))) {
+        throw invalidQueryKey(step.attribute, names.join('.'), param);
+      }
     }
   }
 }
 
 function checkPopulate(tree: PopulateTree | undefined, allows: Allows): void {
   for (const node of Object.values(tree ?? {})) {
-    checkFilter(node.filters, allows, '');
-    checkSort(node.sort, allows);
+    // reported as the parameter they were written in, as Strapi does
+    checkFilter(node.filters, allows, '', 'populate');
+    checkSort(node.sort, allows, 'populate');
     checkPopulate(node.populate, allows);
     for (const inner of Object.values(node.on ?? {})) checkPopulate(inner.populate, allows);
   }
@@ -60,8 +63,8 @@ function checkPopulate(tree: PopulateTree | undefined, allows: Allows): void {
 
 /** Throws a 400 when the query's filters or sort (at any populate level) pass through a relation the caller may not read. */
 export function assertQueryAccess(query: { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree }, allows: Allows): void {
-  checkFilter(query.filters, allows, '');
-  checkSort(query.sort, allows);
+  checkFilter(query.filters, allows, '', 'filters');
+  checkSort(query.sort, allows, 'sort');
   checkPopulate(query.populate, allows);
 }
 

@@ -36,6 +36,8 @@ export interface ScalarAttribute extends BaseAttribute {
   enum?: string[];
   /** uid: the attribute it is derived from (informational here) */
   targetField?: string;
+  /** false: `_q` does not search it (Strapi's option) */
+  searchable?: boolean;
 }
 
 export interface RelationAttribute extends BaseAttribute {

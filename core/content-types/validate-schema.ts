@@ -95,7 +95,7 @@ function checkAttributes(owner: Schema, registry: Registry, inComponent: boolean
 }
 
 function checkAttribute(owner: Schema, name: string, attr: Raw, registry: Registry, inComponent: boolean): void {
-  for (const flag of ['required', 'private', 'unique', 'configurable']) {
+  for (const flag of ['required', 'private', 'unique', 'configurable', 'searchable']) {
     if (attr[flag] !== undefined && typeof attr[flag] !== 'boolean') failAttr(owner, name, `has "${flag}" that is not a boolean`);
   }
   const type = attr.type;

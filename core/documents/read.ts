@@ -3,6 +3,7 @@ import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { applyFilters } from '../query/filters.ts';
 import { applySort } from '../query/sort.ts';
+import { searchCondition } from '../query/search.ts';
 import { inScope, ROW_COLUMNS, type Scope } from './rows.ts';
 import { documentJson, type SelectContext, type SharedRenders } from './select.ts';
 import { fragment as frag, type SqlFragment as Frag } from '../query/sql.ts';
@@ -34,6 +35,10 @@ export function matching(req: ReadRequest, alias: string): Knex.QueryBuilder {
   inScope(q, req.ct, req.scope, alias);
   if (req.documentId !== undefined) q.where(`${alias}.document_id`, req.documentId);
   if (req.params.filters) applyFilters(q, req.registry, req.ct.uid, req.params.filters, alias, req.scope);
+  if (req.params.search !== undefined) {
+    const cond = searchCondition(req.ct, alias, req.params.search);
+    q.whereRaw(cond.sql, cond.bindings);
+  }
   return q;
 }
 
@@ -49,9 +54,9 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}`, shared };
   const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
   const ctes: Frag[] = [];
-  // A filtered list with a total: the matching ids once (a CTE), counted and cut into the page,
-  // rather than the filter evaluated twice (for the page and for the count).
-  const once = req.count === true && req.params.filters !== undefined;
+  // A filtered (or searched) list with a total: the matching ids once (a CTE), counted and cut
+  // into the page, rather than the filter evaluated twice (for the page and for the count).
+  const once = req.count === true && (req.params.filters !== undefined || req.params.search !== undefined);
   if (once) ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
   const columns = ROW_COLUMNS.map((c) => `r0.${c}`);
   const ordered = once

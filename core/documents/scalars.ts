@@ -176,10 +176,18 @@ function checkDate(value: unknown, fail: Fail): ScalarCheck {
   return fail('must be a valid date');
 }
 
+/**
+ * Epoch milliseconds written as a string: what Strapi returns for a `timestamp`, so it must
+ * be taken back. Shorter digit strings (`2024`, `20240506`) are ISO dates to Strapi, not times.
+ */
+const EPOCH_MS = /^\d{9,15}$/;
+
 function checkDateTime(value: unknown, fail: Fail): ScalarCheck {
   let ms: number | undefined;
   if (typeof value === 'number') ms = value;
-  else if (typeof value === 'string') ms = parseDateOnly(value) ?? parseDateTime(value);
+  else if (typeof value === 'string') {
+    ms = EPOCH_MS.test(value) ? Number(value) : parseDateOnly(value) ?? parseDateTime(value);
+  }
   const iso = toIso(ms);
   return iso === undefined ? fail('must be a valid date') : { ok: true, value: iso };
 }
@@ -197,9 +205,9 @@ function toIso(ms: number | undefined): string | undefined {
 function checkTime(value: unknown, fail: Fail): ScalarCheck {
   const m = typeof value === 'string' ? TIME.exec(value) : null;
   if (!m || Number(m[1]) > 23 || Number(m[2]) > 59 || Number(m[3] ?? 0) > 59) return fail('must be a valid time');
-  // Strapi returns what PostgreSQL's `time` prints: seconds always, a fraction only when non-zero
-  const fraction = (m[4] ?? '').padEnd(3, '0');
-  return { ok: true, value: `${m[1]}:${m[2]}:${m[3] ?? '00'}${fraction === '000' ? '' : `.${fraction}`}` };
+  // Strapi returns what PostgreSQL's `time` prints: seconds always, a fraction without its trailing zeros
+  const fraction = (m[4] ?? '').replace(/0+$/, '');
+  return { ok: true, value: `${m[1]}:${m[2]}:${m[3] ?? '00'}${fraction === '' ? '' : `.${fraction}`}` };
 }
 
 function checkBlocks(value: unknown, fail: Fail): ScalarCheck {

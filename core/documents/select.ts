@@ -115,6 +115,16 @@ function object(pairs: Array<[string, Frag]>): Frag {
   return { sql: `(${parts.map((p) => p.sql).join(' || ')})::json`, bindings: parts.flatMap((p) => p.bindings) };
 }
 
+/**
+ * A scalar attribute's value in the JSON, from the jsonb holding it. A `timestamp` is stored as
+ * ISO text (so it sorts and compares like a datetime) and shown as Strapi 5 shows it: its epoch
+ * milliseconds, as a string.
+ */
+function scalarJson(attr: Attribute, data: string, name: string): Frag {
+  if (attr.type !== 'timestamp') return frag(`${data}->${lit(name)}`);
+  return frag(`((extract(epoch FROM (${data}->>${lit(name)})::timestamptz) * 1000)::bigint)::text`);
+}
+
 /** Scalar attributes a shape shows, in schema order. */
 function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] {
   const wanted = shape.fields ? new Set(shape.fields) : null;
@@ -126,7 +136,9 @@ function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] 
 /** The JSON of one document row under `alias`. */
 export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
   const pairs: Array<[string, Frag]> = [['id', frag(`${alias}.id`)], ['documentId', frag(`${alias}.document_id`)]];
-  for (const name of scalars(ctx, ct.attributes, shape)) pairs.push([name, frag(`${alias}.data->${lit(name)}`)]);
+  for (const name of scalars(ctx, ct.attributes, shape)) {
+    pairs.push([name, scalarJson(ct.attributes[name], `${alias}.data`, name)]);
+  }
   for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMN[key]}`))]);
   if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
   for (const [name, node] of Object.entries(shape.populate ?? {})) {
@@ -141,7 +153,7 @@ function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Sha
   const pairs: Array<[string, Frag]> = [];
   if (inZone) pairs.push(['__component', frag(`${expr}->'__component'`)]);
   pairs.push(['id', frag(`${expr}->'id'`)], ['documentId', frag(`${expr}->'documentId'`)]);
-  for (const name of scalars(ctx, attrs, shape)) pairs.push([name, frag(`${expr}->${lit(name)}`)]);
+  for (const name of scalars(ctx, attrs, shape)) pairs.push([name, scalarJson(attrs[name], expr, name)]);
   for (const [name, node] of Object.entries(shape.populate ?? {})) pairs.push([name, populated(ctx, attrs, expr, name, node, null)]);
   return object(pairs);
 }

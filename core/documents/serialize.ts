@@ -3,9 +3,12 @@ import { iso, type Row } from './rows.ts';
 
 export type Doc = Record<string, unknown>;
 
+/** A stored `timestamp` (ISO text) as Strapi 5 returns it: epoch milliseconds, as a string (as select.ts does). */
+const epochMs = (value: unknown): unknown => (typeof value === 'string' ? String(Date.parse(value)) : value);
+
 function scalars(attributes: Attributes, data: Record<string, unknown>, out: Doc): Doc {
   for (const [name, attr] of Object.entries(attributes)) {
-    if (isScalar(attr)) out[name] = data[name] ?? null;
+    if (isScalar(attr)) out[name] = attr.type === 'timestamp' ? epochMs(data[name] ?? null) : data[name] ?? null;
   }
   return out;
 }

@@ -23,6 +23,8 @@ export interface ReadParams {
   pagination?: Pagination;
   /** resolved filters (`resolveFilters`): applied by findMany, findFirst and count */
   filters?: FilterNode;
+  /** `_q` (`core/query/search.ts`): findMany, findPage, findFirst and count */
+  search?: string;
   /** resolved sort (`resolveSort`): findMany and findFirst; `id` breaks ties and orders otherwise */
   sort?: SortSpec[];
   /** which version: the Document Service's default is `draft`, as Strapi's (REST passes `published`) */

@@ -199,10 +199,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       registry.freeze();
       db = await connect();
       // building an index on a large table may take longer than a request's statements may
-      await db.transaction(async (trx) => {
+      const synced = await db.transaction(async (trx) => {
         await trx.raw('SET LOCAL statement_timeout = 0');
-        await syncTables(trx, registry.contentTypes());
+        return syncTables(trx, registry.contentTypes());
       });
+      if (!synced.searchIndexes) {
+        log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
+      }
       server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
       for (const p of plugins) await p.bootstrap?.(app, apis.get(p));
       phase = 'started';

@@ -1,4 +1,4 @@
-import { invalidKey } from '../errors.ts';
+import { invalidQueryKey, type AppError } from '../errors.ts';
 import { FILE_UID, isLocalized, isScalar, isToMany, type Attribute } from '../content-types/types.ts';
 import type { Registry } from '../content-types/registry.ts';
 import type { ComponentStep, FieldRef, RelationStep, SystemField } from './types.ts';
@@ -13,6 +13,27 @@ export interface FieldOptions {
    */
   allowPrivate?: boolean;
 }
+
+/**
+ * The attribute names of a path written in a filter or sort (`$or.0.author.name.$eq` →
+ * `author.name`): what Strapi reports as an error's `path`. Null when none is left. No
+ * attribute name starts with `$` or a digit, so nothing else is dropped.
+ */
+export function attributePath(raw: string): string | null {
+  const names = raw.split('.').filter((s) => s !== '' && !s.startsWith('$') && !/^\d/.test(s));
+  return names.length > 0 ? names.join('.') : null;
+}
+
+/** The path `key` was found under, given its own (`author.nope` → `author`). */
+export const parentOf = (raw: string, key: string): string =>
+  (raw.endsWith(key) ? raw.slice(0, -key.length).replace(/\.$/, '') : raw);
+
+/**
+ * An invalid key of a filter or sort, with Strapi's path: where the key was found for a name the
+ * schema lacks, the key's own path for an attribute the query may not use (`known`).
+ */
+export const invalidField = (key: string, raw: string, param: FieldParam, known: boolean): AppError =>
+  invalidQueryKey(key, attributePath(known ? raw : parentOf(raw, key)), param);
 
 /** A scalar the query can read, or the attribute a path would have to go through. */
 export type ResolvedField = { field: FieldRef } | { through: { name: string; attribute: Attribute } };
@@ -47,8 +68,14 @@ export function resolveField(
   registry: Registry, uid: string, name: string, path: string, param: FieldParam, options: FieldOptions = {},
 ): ResolvedField {
   const resolved = lookup(registry, uid, name, options);
-  if (!resolved) throw invalidKey(name, path, 'query', param);
+  if (!resolved) throw invalidField(name, path, param, exists(registry, uid, name));
   return resolved;
+}
+
+/** Whether `name` is an attribute of `uid` (or a system field) the query may not use, rather than no name at all. */
+function exists(registry: Registry, uid: string, name: string): boolean {
+  if (registry.hasContentType(uid) && SYSTEM_FIELDS.has(name)) return true;
+  return Object.hasOwn(registry.attributesOf(uid), name);
 }
 
 /** Whether `uid` has `name` for a query (dynamic zones ask this of each allowed component). */
@@ -72,7 +99,7 @@ export function stepThrough(
       return { type: 'relation', attribute: name, target: attr.target, link };
     }
     case 'media':
-      if (!registry.hasContentType(FILE_UID)) throw invalidKey(name, path, 'query', param);
+      if (!registry.hasContentType(FILE_UID)) throw invalidField(name, path, param, true);
       return { type: 'relation', attribute: name, target: FILE_UID, link: { kind: 'media', toMany: attr.multiple === true } };
     case 'component':
       return { type: 'component', attribute: name, component: attr.component, repeatable: attr.repeatable === true };

@@ -27,10 +27,32 @@ function castType(f: FieldRef): ScalarType {
   }
 }
 
-/** The details of a filter value error: the attribute filtered on, and where the value sits. */
-function fail(message: string, field: FieldRef, path: string[], value: unknown): never {
-  const details: Record<string, unknown> = { key: field.name, path: path.join('.'), source: 'query', param: 'filters' };
-  if (typeof value !== 'object' || value === null) details.value = value;
+/** ISO's `yyyy-MM-dd` at the start of a value, which Strapi's date parser looks for first. */
+const DATE_PREFIX = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])/;
+
+/**
+ * Strapi 5.54's own answer to a date, time or datetime it cannot read in a filter (its
+ * database layer's parse errors): these words, and no details.
+ */
+function temporalMessage(type: ScalarType, value: unknown): string | undefined {
+  if (type === 'date') {
+    return typeof value === 'string' && DATE_PREFIX.test(value) ? 'Invalid date' : 'Invalid format, expected yyyy-MM-dd';
+  }
+  if (type === 'time') return 'Invalid time format, expected HH:mm:ss.SSS';
+  if (type === 'datetime' || type === 'timestamp') return 'Invalid format, expected a timestamp or an ISO date';
+  return undefined;
+}
+
+/**
+ * A filter value error. Dates and times are refused in Strapi's words; for the other types,
+ * where Strapi 5.54 answers a 500 (numbers) or lets the value through (booleans), the details
+ * name the attribute filtered on and where the value sits, with `value: null` as Strapi's
+ * validator reports a value it could not cast.
+ */
+function fail(message: string, field: FieldRef, path: string[], type: ScalarType, value: unknown): never {
+  const temporal = temporalMessage(type, value);
+  if (temporal) throw validationError(temporal);
+  const details = { key: field.name, path: path.join('.'), source: 'query', param: 'filters', value: null };
   throw validationError(message, details);
 }
 
@@ -51,9 +73,11 @@ function parseJson(value: unknown): unknown {
 export function castValue(field: FieldRef, value: unknown, path: string[]): FilterValue {
   const type = castType(field);
   const input = type === 'json' ? parseJson(value) : value;
-  if (type !== 'json' && (typeof input === 'object' && input !== null)) fail(`${path.join('.')} must be a single value`, field, path, input);
+  if (type !== 'json' && (typeof input === 'object' && input !== null)) {
+    fail(`${path.join('.')} must be a single value`, field, path, 'json', input);
+  }
   const checked = checkScalar({ type }, input, path);
-  if (!checked.ok) fail(checked.issue.message, field, path, input);
+  if (!checked.ok) fail(checked.issue.message, field, path, type, input);
   return checked.value as FilterValue;
 }
 
@@ -61,14 +85,14 @@ export function castValue(field: FieldRef, value: unknown, path: string[]): Filt
 export function castText(field: FieldRef, value: unknown, path: string[]): string {
   const input = typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
   const checked = checkScalar({ type: 'string' }, input, path);
-  if (!checked.ok) fail(checked.issue.message, field, path, input);
+  if (!checked.ok) fail(checked.issue.message, field, path, 'string', input);
   return checked.value as string;
 }
 
 /** `$null` / `$notNull`: true or false, as booleans or their query-string spellings. */
 export function castFlag(field: FieldRef, value: unknown, path: string[]): boolean {
   const checked = checkScalar({ type: 'boolean' }, value, path);
-  if (!checked.ok) fail(checked.issue.message, field, path, value);
+  if (!checked.ok) fail(checked.issue.message, field, path, 'boolean', value);
   return checked.value as boolean;
 }
 

@@ -3,11 +3,10 @@
  * documents or files), components (their instance or instances) and dynamic zones (their
  * items). The nested filter is resolved against the schema it reaches, with the same rules.
  */
-import { invalidKey } from '../errors.ts';
 import type { Registry } from '../content-types/registry.ts';
 import type { Attribute, DynamicZoneAttribute } from '../content-types/types.ts';
 import { isPlainObject } from '../config/merge.ts';
-import { hasField, stepThrough, type FieldOptions } from './fields.ts';
+import { hasField, invalidField, stepThrough, type FieldOptions } from './fields.ts';
 import { asArray } from './filter-values.ts';
 import type { FieldRef, FilterNode } from './types.ts';
 
@@ -59,7 +58,7 @@ export function resolveThrough(
     return node && { ...step, node };
   }
   // a component is not a value: only its attributes (and `id`) can be tested
-  if (!isWhere(value)) throw invalidKey(name, path, 'query', 'filters');
+  if (!isWhere(value)) throw invalidField(name, path, 'filters', true);
   const node = r.where({ ...ctx, uid: step.component, level: 'component', elsewhere: undefined }, value, path, depth);
   return node && { ...step, node };
 }
@@ -90,11 +89,11 @@ function namesIn(where: Record<string, unknown>, path: string, depth: number, r:
 function dynamicZone(
   ctx: WhereContext, name: string, attr: DynamicZoneAttribute, value: unknown, path: string, depth: number, r: Resolvers,
 ): FilterNode | undefined {
-  if (!isWhere(value)) throw invalidKey(name, path, 'query', 'filters');
+  if (!isWhere(value)) throw invalidField(name, path, 'filters', true);
   const names = namesIn(value, path, depth, r);
   const has = (uid: string, n: string): boolean => hasField(ctx.registry, uid, n, ctx.options);
   for (const [n, at] of names) {
-    if (!attr.components.some((uid) => has(uid, n))) throw invalidKey(n, at, 'query', 'filters');
+    if (!attr.components.some((uid) => has(uid, n))) throw invalidField(n, at, 'filters', false);
   }
   const elsewhere = new Set(names.map(([n]) => n));
   // with no names, the filter holds operators (refused below) or nothing

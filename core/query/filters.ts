@@ -2,10 +2,10 @@
  * The `filters` parameter: resolved against the schema into a FilterNode tree (every name
  * checked, every value cast), then compiled to SQL by `filters-sql.ts`.
  */
-import { invalidKey, validationError } from '../errors.ts';
+import { validationError } from '../errors.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
-import { hasField, isJsonField, resolveField, type FieldOptions } from './fields.ts';
+import { hasField, invalidField, isJsonField, resolveField, type FieldOptions } from './fields.ts';
 import { asArray, castFlag, castText, castValue } from './filter-values.ts';
 import { resolveThrough, type Resolvers, type WhereContext } from './filters-deep.ts';
 import { FILTER_OPERATORS, type FieldRef, type FilterNode, type FilterOperator, type FilterValue, type TextOperator } from './types.ts';
@@ -75,7 +75,7 @@ function resolveWhere(ctx: WhereContext, where: Record<string, unknown>, path: s
     if (key.startsWith('$')) {
       // `filters[author][$null]=true`: an operator on a relation tests the related document's id
       if (ctx.level === 'relation' && OPERATORS.has(key)) return condition(ID, key as FilterOperator, value, at);
-      throw invalidKey(key, at, 'query', 'filters');
+      throw invalidField(key, at, 'filters', false);
     }
     if (ctx.elsewhere?.has(key) && !hasField(ctx.registry, ctx.uid, key, ctx.options)) return { type: 'absent', attribute: key };
     const resolved = resolveField(ctx.registry, ctx.uid, key, at, 'filters', ctx.options);
@@ -98,7 +98,7 @@ function resolveOperators(field: FieldRef, value: unknown, path: string, depth: 
       const node = resolveOperators(field, inner, at, depth + 1);
       return node && { type: 'not', node };
     }
-    if (!OPERATORS.has(op) || (ORDERING.has(op) && isJsonField(field))) throw invalidKey(op, at, 'query', 'filters');
+    if (!OPERATORS.has(op) || (ORDERING.has(op) && isJsonField(field))) throw invalidField(op, at, 'filters', false);
     return condition(field, op as FilterOperator, inner, at);
   }));
 }

@@ -27,7 +27,8 @@ function bool(raw: unknown): boolean {
 
 /**
  * Strapi's pagination: `page`/`pageSize` or `start`/`limit` (never both), `withCount`,
- * `limit=-1` for "as many as allowed"; sizes clamped to [1, maxLimit], start to >= 0.
+ * `limit=-1` for "as many as allowed" (as Strapi documents it); sizes clamped to [1, maxLimit],
+ * page to >= 1, start to >= 0.
  */
 export function parsePagination(raw: unknown, config: PaginationConfig): Pagination {
   const p = raw === undefined ? {} : raw;
@@ -44,10 +45,9 @@ export function parsePagination(raw: unknown, config: PaginationConfig): Paginat
     const limit = rawLimit === -1 ? config.maxLimit : clamp(rawLimit);
     return { start, limit, style: 'offset', withCount };
   }
-  const page = p.page === undefined ? 1 : int(p.page, 'page');
-  if (page < 1) throw paginationError('Invalid page: it must be a positive integer');
-  const rawSize = p.pageSize === undefined ? config.defaultLimit : int(p.pageSize, 'pageSize');
-  const pageSize = rawSize === -1 && config.maxLimit !== null ? config.maxLimit : clamp(rawSize);
+  // as Strapi 5.54 answers: a page below 1 is page 1, a page size below 1 (-1 too) is 1
+  const page = Math.max(1, p.page === undefined ? 1 : int(p.page, 'page'));
+  const pageSize = clamp(p.pageSize === undefined ? config.defaultLimit : int(p.pageSize, 'pageSize'));
   return { start: (page - 1) * pageSize, limit: pageSize, style: 'page', withCount };
 }
 

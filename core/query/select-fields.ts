@@ -1,4 +1,4 @@
-import { invalidKey, validationError } from '../errors.ts';
+import { invalidQueryKey, validationError } from '../errors.ts';
 import { isScalar } from '../content-types/types.ts';
 import type { Registry } from '../content-types/registry.ts';
 
@@ -9,9 +9,10 @@ const DOCUMENT_FIELDS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', '
  * Resolve `fields` (root or inside populate) for `uid`: `*`, a comma list or an array of
  * scalar attribute names. Relations, media, components and dynamic zones are populated, not
  * selected; private and password attributes are refused when `redact` (the content API).
- * Returns undefined for "all".
+ * Returns undefined for "all". As in Strapi, an error's path is the name itself when it is an
+ * attribute that cannot be selected, null for a name the schema lacks (at any populate depth).
  */
-export function resolveFields(registry: Registry, uid: string, raw: unknown, redact: boolean, path = ''): string[] | undefined {
+export function resolveFields(registry: Registry, uid: string, raw: unknown, redact: boolean): string[] | undefined {
   if (raw === undefined || raw === '*') return undefined;
   const names = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
@@ -25,7 +26,7 @@ export function resolveFields(registry: Registry, uid: string, raw: unknown, red
     if (!document && (name === 'id' || name === 'documentId')) continue;
     const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
     if (!attr || !isScalar(attr) || attr.type === 'password' || (redact && attr.private)) {
-      throw invalidKey(name, path ? `${path}.${name}` : name, 'query', 'fields');
+      throw invalidQueryKey(name, attr ? name : null, 'fields');
     }
   }
   return [...new Set(names as string[])];

@@ -3,10 +3,10 @@
  * schema, through relations and components (`author.name:desc`, `sort[seo][metaTitle]=asc`).
  * Compiled to ORDER BY by `sort-sql.ts`.
  */
-import { invalidKey, validationError } from '../errors.ts';
+import { validationError } from '../errors.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
-import { isJsonField, resolveField, stepThrough, type FieldOptions } from './fields.ts';
+import { invalidField, isJsonField, resolveField, stepThrough, type FieldOptions } from './fields.ts';
 import type { ComponentStep, RelationStep, SortSpec } from './types.ts';
 
 export { applySort, compileSort } from './sort-sql.ts';
@@ -28,9 +28,12 @@ interface Written {
 
 const details = (key: string, path: string): Record<string, unknown> => ({ key, path, source: 'query', param: 'sort' });
 
-function order(raw: unknown, key: string, path: string): SortSpec['order'] {
+/** Strapi 5.54's words, with no details. */
+const invalidOrder = (): Error => validationError('Invalid order. order can only be one of asc|desc|ASC|DESC');
+
+function order(raw: unknown): SortSpec['order'] {
   const o = typeof raw === 'string' ? raw.toLowerCase() : undefined;
-  if (o !== 'asc' && o !== 'desc') throw validationError('Invalid order. order can only be one of asc|desc', details(key, path));
+  if (o !== 'asc' && o !== 'desc') throw invalidOrder();
   return o;
 }
 
@@ -49,13 +52,13 @@ function resolvePath(ctx: Ctx, { names, direction }: Written): SortSpec {
     const resolved = resolveField(ctx.registry, uid, name, at, 'sort', ctx.options);
     const last = i === names.length - 1;
     if ('field' in resolved) {
-      if (!last) throw invalidKey(names[i + 1], `${at}.${names[i + 1]}`, 'query', 'sort');
-      if (isJsonField(resolved.field)) throw invalidKey(name, at, 'query', 'sort');
-      const spec: SortSpec = { field: resolved.field, order: order(direction, name, at) };
+      if (!last) throw invalidField(names[i + 1], `${at}.${names[i + 1]}`, 'sort', false);
+      if (isJsonField(resolved.field)) throw invalidField(name, at, 'sort', true);
+      const spec: SortSpec = { field: resolved.field, order: order(direction) };
       return path.length > 0 ? { ...spec, path } : spec;
     }
     const step = stepThrough(ctx.registry, name, resolved.through.attribute, at, 'sort');
-    if (!step || last) throw invalidKey(name, at, 'query', 'sort');
+    if (!step || last) throw invalidField(name, at, 'sort', true);
     path.push(step);
     uid = step.type === 'relation' ? step.target : step.component;
   }
@@ -65,7 +68,7 @@ function resolvePath(ctx: Ctx, { names, direction }: Written): SortSpec {
 /** `title`, `title:desc`, `author.name:asc`. */
 function fromString(item: string): Written {
   const [path, direction, ...extra] = item.trim().split(':');
-  if (extra.length > 0) throw validationError('Invalid order. order can only be one of asc|desc', details(path, path));
+  if (extra.length > 0) throw invalidOrder();
   return { names: path.split('.'), direction: direction ?? 'asc' };
 }
 

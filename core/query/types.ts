@@ -48,6 +48,8 @@ export interface Query {
   pagination: Pagination;
   status: Status;
   locale?: string;
+  /** `_q`: a case-insensitive substring of the searchable columns (`search.ts`) */
+  search?: string;
 }
 
 // ---------------------------------------------------------------------------------------

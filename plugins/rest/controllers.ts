@@ -37,6 +37,8 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
     ...authorizeQuery(app.registry, ct.uid, parseRestQuery(app.registry, ct.uid, ctx.state.query, queries), ctx.state.auth),
     redact: true,
   });
+  // a write answers the document it wrote: `_q` is for reads (Strapi ignores it on writes too)
+  const writeQuery = (ctx: RequestContext): Query & { redact: true } => ({ ...query(ctx), search: undefined });
   const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));
 
   const present = (ctx: RequestContext, doc: Doc): Doc => (wantsV4(ctx) ? toV4(app.registry, ct.uid, doc) : doc);
@@ -82,11 +84,11 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
       answer(ctx, single ? await docs.findFirst(q) : await docs.findOne({ ...q, documentId: ctx.params.documentId }));
     },
     async create(ctx) {
-      const q = query(ctx);
+      const q = writeQuery(ctx);
       answer(ctx, await docs.create({ ...q, data: input(ctx) }), 201);
     },
     async update(ctx) {
-      const q = query(ctx);
+      const q = writeQuery(ctx);
       const data = input(ctx);
       if (!single) {
         answer(ctx, await docs.update({ ...q, documentId: ctx.params.documentId, data }));

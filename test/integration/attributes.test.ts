@@ -66,7 +66,8 @@ describe('round trip of every attribute type', () => {
     expect(doc).toMatchObject({
       str: 'hello', req: 'r', txt: 'long text', rich: '# title', blk: blocks, enm: 'b', mail: 'a@b.co',
       slug: 'my-slug_1.~', day: '2024-02-29', clock: '12:30:00', when: '2024-01-02T03:04:05.000Z',
-      stamp: new Date(1700000000000).toISOString(), int: 42, big: '9007199254740993', flt: 1.25, dec: 12.5,
+      // a timestamp comes back as Strapi 5.54 returns it: epoch milliseconds, as a string
+      stamp: '1700000000000', int: 42, big: '9007199254740993', flt: 1.25, dec: 12.5,
       flag: true, js: { nested: [1, 'two', null, { three: true }] }, code: 'ABC', uniq: 'u1', dflt: 7,
     });
     expect(typeof doc.id).toBe('number');
@@ -195,5 +196,51 @@ describe('validation rules', () => {
     expect(statuses.filter((s) => s === 400)).toHaveLength(11);
     const rows = await t.sql('everythings').whereRaw(`data->>'uniq' = 'race'`).count({ n: '*' }).first();
     expect(Number(rows!.n)).toBe(1);
+  });
+});
+
+// What Strapi 5.54 answers for the same writes and reads (its `timestamp` is a string of epoch
+// milliseconds; its `time` is PostgreSQL's text, without trailing zeros in the fraction)
+describe('dates and times as Strapi returns them', () => {
+  const one = async (documentId: string) => (await t.request('GET', `/api/everythings/${documentId}`)).body.data;
+
+  it('a timestamp is returned as epoch milliseconds in a string, however it was written', async () => {
+    const writes: Array<[unknown, string]> = [
+      ['2024-05-06T07:08:09.123Z', '1714979289123'],
+      [1715000000000, '1715000000000'],
+      ['1715000000000', '1715000000000'],
+      ['2024-05-06T07:08:09+02:00', '1714972089000'],
+      ['1715000000', '1715000000'],
+    ];
+    for (const [stamp, expected] of writes) {
+      const res = await create({ req: 'stamp', stamp });
+      expect(res.status, JSON.stringify(stamp)).toBe(201);
+      expect(res.body.data.stamp).toBe(expected);
+      expect((await one(res.body.data.documentId)).stamp).toBe(expected);
+    }
+    // stored as ISO text, so it still sorts and compares as an instant
+    const list = await t.request('GET', '/api/everythings?filters[req]=stamp&sort=stamp:desc&fields[0]=stamp');
+    expect(list.body.data.map((d: { stamp: string }) => d.stamp)).toEqual(['1715000000000', '1715000000000', '1714979289123', '1714972089000', '1715000000']);
+    const eq = await t.request('GET', '/api/everythings?filters[stamp][$eq]=1715000000000&fields[0]=stamp');
+    expect(eq.body.data).toHaveLength(2);
+    const iso = await t.request('GET', '/api/everythings?filters[stamp][$lt]=2024-05-06T12:00:00Z&filters[req]=stamp&fields[0]=stamp');
+    expect(iso.body.data.map((d: { stamp: string }) => d.stamp).sort()).toEqual(['1714972089000', '1714979289123', '1715000000']);
+    // what a client reads, it can write back
+    const back = await create({ req: 'stamp-back', stamp: eq.body.data[0].stamp });
+    expect(back.body.data.stamp).toBe('1715000000000');
+  });
+
+  it('a datetime takes epoch milliseconds too and is returned as ISO text; a time keeps only a significant fraction', async () => {
+    const res = await create({ req: 'r', when: '1715000000000', clock: '07:08:09.500', day: '2024-05-06T10:00:00Z' });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data).toMatchObject({ when: '2024-05-06T12:53:20.000Z', clock: '07:08:09.5', day: '2024-05-06' });
+    for (const [clock, expected] of [['07:08:09.120', '07:08:09.12'], ['07:08:09.000', '07:08:09'], ['07:08:09.123', '07:08:09.123']]) {
+      expect((await create({ req: 'r', clock })).body.data.clock).toBe(expected);
+    }
+  });
+
+  it('an unreadable timestamp filter is refused in Strapi\'s words', async () => {
+    const res = await t.request('GET', '/api/everythings?filters[stamp][$eq]=abc');
+    expect(res.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid format, expected a timestamp or an ISO date', details: {} });
   });
 });

@@ -128,12 +128,80 @@ describe('populate syntaxes of the brief', () => {
   it('refuses pagination inside populate, options where they mean nothing, and unknown keys', async () => {
     for (const q of [
       'populate[tags][pagination][limit]=2', 'populate[tags][limit]=2', 'populate[author][count]=true',
-      'populate[seo][filters][metaTitle][$eq]=x', 'populate[blocks][on][shared.seo][populate]=*', 'populate[tags][count]=maybe',
+      'populate[seo][filters][metaTitle][$eq]=x', 'populate[tags][count]=maybe',
     ]) {
       const res = await t.request('GET', `/api/articles?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.body.error.name).toBe('ValidationError');
     }
+  });
+});
+
+describe('a dynamic zone\'s `on`', () => {
+  const blocksOf = async (query: string): Promise<unknown[]> =>
+    (await get(`/api/articles/${first.documentId}?fields[0]=title&${query}`)).data.blocks;
+
+  // Strapi 5.54 answers 200 and leaves the zone's other components out; a component the zone
+  // does not allow never has items there, so naming only such components shows none
+  it('ignores a component the zone does not allow', async () => {
+    const quoted = await blocksOf('populate[blocks][on][shared.quote]=true');
+    expect(quoted).toEqual([{ __component: 'shared.quote', id: expect.any(Number), documentId: expect.any(String), title: 'Quote 0', body: null }]);
+    expect(await blocksOf('populate[blocks][on][shared.seo]=true&populate[blocks][on][shared.quote]=true')).toEqual(quoted);
+    expect(await blocksOf('populate[blocks][on][shared.seo][populate]=*')).toEqual([]);
+    expect(await blocksOf('populate[blocks][on][shared.seo][populate][0]=keywords&populate[blocks][on][shared.quote][populate][0]=person'))
+      .toEqual([{ ...quoted[0] as object, person: expect.objectContaining({ documentId: authors[1] }) }]);
+  });
+
+  it('still checks what is asked of that component, and refuses a uid that is no component', async () => {
+    expect((await t.request('GET', '/api/articles?populate[blocks][on][shared.seo][populate][nope]=true')).body.error).toEqual({
+      status: 400, name: 'ValidationError', message: 'Invalid key nope at blocks', details: { key: 'nope', path: 'blocks', source: 'query', param: 'populate' },
+    });
+    expect((await t.request('GET', '/api/articles?populate[blocks][on][shared.nope]=true')).body.error).toEqual({
+      status: 400, name: 'ValidationError', message: 'Invalid key shared.nope at blocks.on.shared.nope',
+      details: { key: 'shared.nope', path: 'blocks.on.shared.nope', source: 'query', param: 'populate' },
+    });
+  });
+});
+
+// Each envelope is Strapi 5.54's answer to the same request: `path` is the attributes leading to
+// an unknown key (null at the top), the path as written for an attribute that cannot be
+// populated or a dotted path, and null inside a nested `fields`, `filters` or `sort`, whose
+// errors are reported as `populate`.
+describe('invalid populate and fields keys', () => {
+  const cases: Array<[string, string, string | null]> = [
+    ['populate=nope', 'nope', 'nope'],
+    ['populate[0]=author&populate[1]=nope', 'nope', 'nope'],
+    ['populate=author.nope', 'nope', 'author.nope'],
+    ['populate=seo.nope', 'nope', 'seo.nope'],
+    ['populate=blocks.nope', 'nope', 'blocks.nope'],
+    ['populate=cover.nope', 'cover', 'cover'],
+    ['populate=title', 'title', 'title'],
+    ['populate[nope]=true', 'nope', null],
+    ['populate[title]=true', 'title', 'title'],
+    ['populate[author][nope]=true', 'nope', 'author'],
+    ['populate[author][populate][nope]=true', 'nope', 'author'],
+    ['populate[author][populate][name]=true', 'name', 'author.populate.name'],
+    ['populate[author][populate][address][populate][nope]=true', 'nope', 'author.address'],
+    ['populate[blocks][on][nope]=true', 'nope', 'blocks.on.nope'],
+    ['populate[tags][count]=maybe', 'count', 'tags'],
+    ['populate[author][fields][0]=nope', 'nope', null],
+    ['populate[author][filters][nope]=x', 'nope', null],
+    ['populate[author][sort]=nope', 'nope', null],
+    ['populate[seo][fields][0]=nope', 'nope', null],
+  ];
+  it.each(cases)('%s', async (query, key, path) => {
+    const res = await t.request('GET', `/api/articles?${query}`);
+    const message = path && path !== key ? `Invalid key ${key} at ${path}` : `Invalid key ${key}`;
+    expect(res.body).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message, details: { key, path, source: 'query', param: 'populate' } } });
+  });
+
+  it('fields: null for an unknown name, the name for one that cannot be selected', async () => {
+    const fields = async (query: string) => (await t.request('GET', `/api/articles?${query}`)).body.error;
+    const error = (key: string, path: string | null) => ({ status: 400, name: 'ValidationError', message: `Invalid key ${key}`, details: { key, path, source: 'query', param: 'fields' } });
+    expect(await fields('fields[0]=nope')).toEqual(error('nope', null));
+    expect(await fields('fields=title,nope')).toEqual(error('nope', null));
+    expect(await fields('fields[0]=author')).toEqual(error('author', 'author'));
+    expect(await fields('fields[0]=internalNotes')).toEqual(error('internalNotes', 'internalNotes'));
   });
 });
 

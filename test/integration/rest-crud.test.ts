@@ -72,6 +72,30 @@ describe('collection types', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('serves out-of-range pages and sizes as Strapi 5.54 does: page 1, size 1, start 0', async () => {
+    const names = (res: { body: { data: Array<{ name: string }> } }): string[] => res.body.data.map((a) => a.name);
+    const all = await t.request('GET', '/api/authors?sort=id&pagination[pageSize]=100');
+    const first = names(all).slice(0, 3);
+    const cases: Array<[string, Record<string, number>, string[]]> = [
+      ['pagination[page]=0&pagination[pageSize]=2', { page: 1, pageSize: 2 }, first.slice(0, 2)],
+      ['pagination[page]=-3&pagination[pageSize]=2', { page: 1, pageSize: 2 }, first.slice(0, 2)],
+      ['pagination[page]=2&pagination[pageSize]=0', { page: 2, pageSize: 1 }, first.slice(1, 2)],
+      ['pagination[page]=2&pagination[pageSize]=-5', { page: 2, pageSize: 1 }, first.slice(1, 2)],
+      ['pagination[pageSize]=-1', { page: 1, pageSize: 1 }, first.slice(0, 1)],
+      ['pagination[start]=-5&pagination[limit]=2', { start: 0, limit: 2 }, first.slice(0, 2)],
+      ['pagination[start]=2&pagination[limit]=0', { start: 2, limit: 1 }, first.slice(2, 3)],
+      ['pagination[start]=2&pagination[limit]=-2', { start: 2, limit: 1 }, first.slice(2, 3)],
+    ];
+    for (const [query, meta, expected] of cases) {
+      const res = await t.request('GET', `/api/authors?sort=id&${query}`);
+      expect(res.status, query).toBe(200);
+      expect(res.body.meta.pagination, query).toMatchObject(meta);
+      expect(names(res), query).toEqual(expected);
+    }
+    const noCount = await t.request('GET', '/api/authors?pagination[page]=0&pagination[pageSize]=1&pagination[withCount]=false');
+    expect(noCount.body.meta.pagination).toEqual({ page: 1, pageSize: 1 });
+  });
+
   it('populates relations with populate=* and populate[0]=field, one level', async () => {
     const author = (await t.request('POST', '/api/authors', { data: { name: 'Pop', address: { city: 'Lyon' } } })).body.data;
     const tag = (await t.request('POST', '/api/tags', { data: { name: 'pop-tag' } })).body.data;

@@ -86,13 +86,13 @@ describe('resolveFilters: deep nodes', () => {
     for (const empty of [{ blocks: {} }, { blocks: { title: {} } }, { seo: {} }, { author: {} }]) expect(resolve(empty)).toBeUndefined();
   });
 
-  it('refuses what cannot be read, with the full path', () => {
-    expect(errorOf(() => resolve({ author: { password: 'x' } })).details).toMatchObject({ key: 'password', path: 'author.password' });
-    expect(errorOf(() => resolve({ cover: { folderPath: 'x' } })).message).toBe('Invalid key folderPath');
+  it('refuses what cannot be read, with the path Strapi 5.54 reports', () => {
+    expect(errorOf(() => resolve({ author: { password: 'x' } })).details).toMatchObject({ key: 'password', path: 'author' });
+    expect(errorOf(() => resolve({ cover: { folderPath: 'x' } })).message).toBe('Invalid key folderPath at cover.folderPath');
     expect(errorOf(() => resolve({ seo: 'x' })).message).toBe('Invalid key seo');
-    expect(errorOf(() => resolve({ seo: { keywords: ['a'] } })).message).toBe('Invalid key keywords');
-    expect(errorOf(() => resolve({ blocks: { $not: { nope: 1 } } })).details).toMatchObject({ key: 'nope', path: 'blocks.$not.nope' });
-    expect(errorOf(() => resolve({ seo: { keywords: { $eq: 'x' } } })).message).toBe('Invalid key $eq');
+    expect(errorOf(() => resolve({ seo: { keywords: ['a'] } })).message).toBe('Invalid key keywords at seo.keywords');
+    expect(errorOf(() => resolve({ blocks: { $not: { nope: 1 } } })).details).toMatchObject({ key: 'nope', path: 'blocks' });
+    expect(errorOf(() => resolve({ seo: { keywords: { $eq: 'x' } } })).message).toBe('Invalid key $eq at seo.keywords');
     expect(errorOf(() => resolve({ author: { id: { $eq: 'abc' } } })).details).toMatchObject({ key: 'id', path: 'author.id.$eq' });
   });
 });

@@ -124,12 +124,15 @@ describe('resolveFilters: casts', () => {
     expect(errorOf(() => valueOf('rating', '$in', ['1', null])).details).toMatchObject({ path: 'rating.$in.1' });
   });
 
-  it('a value that cannot be cast is a 400 naming the key and where it sits', () => {
+  it('a value that cannot be cast is a 400 naming the key and where it sits, with value null', () => {
     expect(errorOf(() => valueOf('views', '$eq', 'ten'))).toEqual({
       status: 400, name: 'ValidationError', message: 'views.$eq must be a `number` type',
-      details: { key: 'views', path: 'views.$eq', source: 'query', param: 'filters', value: 'ten' },
+      details: { key: 'views', path: 'views.$eq', source: 'query', param: 'filters', value: null },
     });
-    expect(errorOf(() => resolve({ $or: [{ publishDate: 'soon' }] })).details).toMatchObject({ key: 'publishDate', path: '$or.0.publishDate' });
+    // dates in Strapi 5.54's words, without details
+    expect(errorOf(() => resolve({ $or: [{ publishDate: 'soon' }] }))).toEqual({
+      status: 400, name: 'ValidationError', message: 'Invalid format, expected yyyy-MM-dd', details: {},
+    });
     expect(errorOf(() => valueOf('title', '$eq', { nested: 'x' })).message).toBe('title.$eq must be a single value');
     expect(errorOf(() => valueOf('title', '$contains', 'a\u0000')).details).toMatchObject({ key: 'title' });
     expect(errorOf(() => valueOf('views', '$eq', '1e999')).details).toMatchObject({ key: 'views' });
@@ -143,13 +146,14 @@ describe('resolveFilters: casts', () => {
 });
 
 describe('resolveFilters: refusals', () => {
+  // the paths as Strapi 5.54 reports them: the attributes leading to the key, null at the top
   it('unknown attributes and operators, and operators in the wrong case, are invalid keys', () => {
-    expect(errorOf(() => resolve({ nope: 'x' })).details).toEqual({ key: 'nope', path: 'nope', source: 'query', param: 'filters' });
-    expect(errorOf(() => resolve({ title: { $EQ: 'x' } })).details).toEqual({ key: '$EQ', path: 'title.$EQ', source: 'query', param: 'filters' });
-    expect(errorOf(() => resolve({ $or: [{ title: { $like: 'x' } }] })).details).toMatchObject({ key: '$like', path: '$or.0.title.$like' });
+    expect(errorOf(() => resolve({ nope: 'x' })).details).toEqual({ key: 'nope', path: null, source: 'query', param: 'filters' });
+    expect(errorOf(() => resolve({ title: { $EQ: 'x' } })).details).toEqual({ key: '$EQ', path: 'title', source: 'query', param: 'filters' });
+    expect(errorOf(() => resolve({ $or: [{ title: { $like: 'x' } }] }))).toMatchObject({ message: 'Invalid key $like at title', details: { key: '$like', path: 'title' } });
     expect(errorOf(() => resolve({ $eq: 'x' })).message).toBe('Invalid key $eq');
-    expect(errorOf(() => resolve({ title: { $or: ['x'] } })).message).toBe('Invalid key $or');
-    expect(errorOf(() => resolve({ meta: { $between: ['1', '2'] } })).message).toBe('Invalid key $between');
+    expect(errorOf(() => resolve({ title: { $or: ['x'] } })).message).toBe('Invalid key $or at title');
+    expect(errorOf(() => resolve({ meta: { $between: ['1', '2'] } })).message).toBe('Invalid key $between at meta');
   });
 
   it('$and/$or need arrays of objects, $not an object, filters an object', () => {
@@ -163,7 +167,7 @@ describe('resolveFilters: refusals', () => {
 
   it('operators on a component or dynamic zone itself are invalid keys; media need the upload plugin\'s file type', () => {
     for (const name of ['seo', 'blocks']) {
-      expect(errorOf(() => resolve({ [name]: { $null: 'true' } }))).toMatchObject({ message: 'Invalid key $null', details: { key: '$null', path: `${name}.$null` } });
+      expect(errorOf(() => resolve({ [name]: { $null: 'true' } }))).toMatchObject({ message: `Invalid key $null at ${name}`, details: { key: '$null', path: name } });
     }
     // the blog's schemas alone: no `plugin::upload.file` to filter through
     expect(errorOf(() => resolveFilters(bare, ARTICLE, { cover: { $null: 'true' } }))).toMatchObject({ message: 'Invalid key cover', details: { path: 'cover' } });

@@ -20,10 +20,15 @@ describe('parsePagination', () => {
     for (const v of ['true', 't', '1']) expect(parsePagination({ withCount: v }, config).withCount).toBe(true);
     expect(() => parsePagination({ withCount: 'maybe' }, config)).toThrow(/withCount/);
   });
-  it('refuses mixed styles, non-numbers, page 0 and unknown keys', () => {
+  it('serves a page below 1 as page 1 and a page size below 1 (-1 too) as 1, as Strapi 5.54 does', () => {
+    expect(parsePagination({ page: '0', pageSize: '2' }, config)).toMatchObject({ start: 0, limit: 2, style: 'page' });
+    expect(parsePagination({ page: '-3' }, config)).toMatchObject({ start: 0, limit: 25 });
+    expect(parsePagination({ page: '2', pageSize: '-5' }, config)).toMatchObject({ start: 1, limit: 1 });
+    expect(parsePagination({ page: '2', pageSize: '-1' }, config)).toMatchObject({ start: 1, limit: 1 });
+  });
+  it('refuses mixed styles, non-numbers and unknown keys', () => {
     expect(() => parsePagination({ page: '1', limit: '2' }, config)).toThrow('Cannot use both page & offset pagination in the same query');
     expect(() => parsePagination({ page: 'x' }, config)).toThrow(/page/);
-    expect(() => parsePagination({ page: '0' }, config)).toThrow(/page/);
     expect(() => parsePagination({ size: '2' }, config)).toThrow('Invalid key size');
     expect(() => parsePagination('7', config)).toThrow(/pagination/);
   });
