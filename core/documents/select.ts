@@ -31,6 +31,11 @@ export interface SelectContext {
   alias(): string;
   /** in a list read: relations and media of the page's documents, rendered once per read (see `SharedRenders`) */
   shared?: SharedRenders;
+  /**
+   * The document row being rendered (set by `documentJson` for what it populates): in a read of
+   * every locale, a localized relation resolves in that row's own locale.
+   */
+  row?: { alias: string; ct: ContentType };
 }
 
 /**
@@ -128,10 +133,22 @@ export function documentJson(ctx: SelectContext, ct: ContentType, alias: string,
   for (const name of scalars(ctx, ct.attributes, shape)) pairs.push([name, frag(`${alias}.data->${lit(name)}`)]);
   for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMN[key]}`))]);
   if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
+  const inner: SelectContext = { ...ctx, row: { alias, ct } };
   for (const [name, node] of Object.entries(shape.populate ?? {})) {
-    pairs.push([name, populated(ctx, ct.attributes, `${alias}.data`, name, node, { alias, ct })]);
+    pairs.push([name, populated(inner, ct.attributes, `${alias}.data`, name, node, { alias, ct })]);
   }
   return object(pairs);
+}
+
+/**
+ * Which versions of `target` (under `alias`) a relation shows: the read's status and locale; in
+ * a read of every locale (`*`), a localized target in the locale of the row that holds it.
+ */
+function targetScope(ctx: SelectContext, target: ContentType, alias: string): Frag {
+  const scope = scopeCondition(target, alias, ctx.scope);
+  const row = ctx.row;
+  if (ctx.scope.locale !== '*' || !row || !isLocalized(target) || !isLocalized(row.ct)) return scope;
+  return frag(`${scope.sql} AND ${alias}.locale = ${row.alias}.locale`, scope.bindings);
 }
 
 /** The JSON of one component instance (a jsonb expression); dynamic zone items lead with `__component`. */
@@ -208,38 +225,64 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
     return lookUp(shareRender(ctx, ctx.shared, shared, name, node), data, name, shared, ctx);
   }
   const t = ctx.alias();
-  const scope = scopeCondition(target, t, ctx.scope);
+  const scope = targetScope(ctx, target, t);
   const where = conditions(ctx, target.uid, t, node);
   const toMany = isToMany(attr);
-  let from: string;
+  let from: Frag;
   let link: string;
   let natural: string;
   if (attr.mappedBy) {
     const own = ctx.registry.owningSide(attr)!;
     // the owners hold this document's id; containment lets the GIN index find them
     const held = own.toMany ? `jsonb_build_object(${lit(own.attribute)}, jsonb_build_array(${owner!.alias}.document_id))` : `jsonb_build_object(${lit(own.attribute)}, ${owner!.alias}.document_id)`;
-    from = `${target.collectionName} ${t}`;
+    const age = `(SELECT min(f.id) FROM ${target.collectionName} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
+    if (toMany) {
+      // in the order this document's row keeps for them (inverse-order.ts); owners it does not list first, by age
+      const o = ctx.alias();
+      const key = inverseOrderKey(ctx, target, owner!);
+      const stored = `${owner!.alias}.data->${lit(name)}->${key.sql}`;
+      const sql = `${target.collectionName} ${t} LEFT JOIN jsonb_array_elements_text(${arrayOf(stored)}) WITH ORDINALITY ${o}(v, n) ON ${o}.v = ${t}.document_id`;
+      // arrayOf names its value twice
+      from = frag(sql, [...key.bindings, ...key.bindings]);
+      natural = `${o}.n NULLS FIRST, ${age}`;
+    } else {
+      from = frag(`${target.collectionName} ${t}`);
+      natural = age;
+    }
     link = `${t}.data @> ${held}`;
-    natural = `(SELECT min(f.id) FROM ${target.collectionName} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
   } else if (toMany) {
     const o = ctx.alias();
-    from = `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`;
+    from = frag(`jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`);
     link = 'TRUE';
     natural = `${o}.n`;
   } else {
-    from = `${target.collectionName} ${t}`;
+    from = frag(`${target.collectionName} ${t}`);
     link = `${t}.document_id = ${data}->>${lit(name)}`;
     natural = `${t}.id`;
   }
   const filter = join([scope, where], ' AND ');
   if (node.count) {
-    return frag(`json_build_object('count', (SELECT count(*) FROM ${from} WHERE ${link} AND ${filter.sql}))`, filter.bindings);
+    return frag(`json_build_object('count', (SELECT count(*) FROM ${from.sql} WHERE ${link} AND ${filter.sql}))`, [...from.bindings, ...filter.bindings]);
   }
   const doc = documentJson(ctx, target, t, node);
   const order = ordering(ctx, target.uid, t, node, natural);
-  const body = `FROM ${from} WHERE ${link} AND ${filter.sql}`;
-  if (!toMany) return frag(`(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`, [...doc.bindings, ...filter.bindings, ...order.bindings]);
-  return list(frag(`SELECT json_agg(${doc.sql} ORDER BY ${order.sql}) ${body}`, [...doc.bindings, ...order.bindings, ...filter.bindings]));
+  const body = `FROM ${from.sql} WHERE ${link} AND ${filter.sql}`;
+  if (!toMany) {
+    return frag(`(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`, [...doc.bindings, ...from.bindings, ...filter.bindings, ...order.bindings]);
+  }
+  return list(frag(`SELECT json_agg(${doc.sql} ORDER BY ${order.sql}) ${body}`, [...doc.bindings, ...order.bindings, ...from.bindings, ...filter.bindings]));
+}
+
+/**
+ * Which of the inverse order lists of the row under `parent` a read shows (inverse-order.ts):
+ * owners of a type that is not localized are in ''; localized owners in their locale, which is
+ * the parent row's own when it is localized too, else the read's (none for a read of every locale).
+ */
+function inverseOrderKey(ctx: SelectContext, ownerType: ContentType, parent: { alias: string; ct: ContentType }): Frag {
+  if (!isLocalized(ownerType)) return frag(`''`);
+  if (isLocalized(parent.ct)) return frag(`${parent.alias}.locale`);
+  const locale = ctx.scope.locale && ctx.scope.locale !== '*' ? ctx.scope.locale : '';
+  return frag('?::text', [locale]);
 }
 
 function media(ctx: SelectContext, multiple: boolean, data: string, name: string, node: PopulateNode): Frag {
