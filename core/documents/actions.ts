@@ -182,7 +182,9 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
  * the inverse orders its rows were kept in. A deleted file (`rows`: its deleted rows) also
  * leaves the media attributes that held it.
  */
-async function forgetDocument(db: Knex, registry: Registry, uid: string, documentId: string, rows: Row[]): Promise<void> {
+async function forgetDocument(
+  db: Knex, registry: Registry, uid: string, documentId: string, rows: Row[],
+): Promise<void> {
   // media hold row ids, not documentIds: those rows are gone whatever other locales remain
   if (uid === FILE_UID) await forgetFiles(db, registry, rows.map((r) => Number(r.id)));
   const stillThere = await db(registry.contentType(uid).collectionName).first('id').where('document_id', documentId);

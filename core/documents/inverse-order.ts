@@ -48,7 +48,9 @@ export function storedOrder(data: Record<string, unknown>, attribute: string, ke
  * `data` with the list `key` of `attribute` changed: an owner moved last, an owner removed, or
  * the whole list replaced. Anything else stored there (not an object, not an array) is replaced.
  */
-function withList(db: Knex, attribute: string, key: string, change: { last: string } | { drop: string } | { set: string[] }): Knex.Raw {
+type ListChange = { last: string } | { drop: string } | { set: string[] };
+
+function withList(db: Knex, attribute: string, key: string, change: ListChange): Knex.Raw {
   const lists = `CASE WHEN jsonb_typeof(data -> ?) = 'object' THEN data -> ? ELSE '{}'::jsonb END`;
   const list = `CASE WHEN jsonb_typeof(data -> ? -> ?) = 'array' THEN data -> ? -> ? ELSE '[]'::jsonb END`;
   const head = [attribute, attribute, attribute, key];
@@ -61,7 +63,8 @@ function withList(db: Knex, attribute: string, key: string, change: { last: stri
     value = 'last' in change ? `(${list} - ?::text) || to_jsonb(?::text)` : `(${list} - ?::text)`;
     bindings = [attribute, key, attribute, key, ...('last' in change ? [change.last, change.last] : [change.drop])];
   }
-  return db.raw(`jsonb_set(data, ARRAY[?]::text[], (${lists}) || jsonb_build_object(?::text, ${value}))`, [...head, ...bindings]);
+  const sql = `jsonb_set(data, ARRAY[?]::text[], (${lists}) || jsonb_build_object(?::text, ${value}))`;
+  return db.raw(sql, [...head, ...bindings]);
 }
 
 /**
@@ -70,24 +73,29 @@ function withList(db: Knex, attribute: string, key: string, change: { last: stri
  * A localized target is changed in the owner's locale only (relations are localized).
  */
 export async function recordOwnerChanges(
-  db: Knex, registry: Registry, ownerUid: string, documentId: string, locale: string | null, changes: OwnedChange[],
+  db: Knex, registry: Registry, ownerUid: string, documentId: string, locale: string | null,
+  changes: OwnedChange[],
 ): Promise<void> {
   const key = orderKey(registry, ownerUid, locale);
+  // an owner without locales holds every locale of a localized target
+  const targetLocale = isLocalized(registry.contentType(ownerUid)) ? locale : null;
   for (const { attr, previous, next } of changes) {
     if (!keepsInverseOrder(registry, attr)) continue;
     const target = registry.contentType(attr.target);
     const rows = (ids: string[]): Knex.QueryBuilder =>
-      whereLocale(db(target.collectionName), target, isLocalized(registry.contentType(ownerUid)) ? locale : null).whereIn('document_id', ids);
+      whereLocale(db(target.collectionName), target, targetLocale).whereIn('document_id', ids);
     const gained = next.filter((id) => !previous.includes(id));
     const lost = previous.filter((id) => !next.includes(id));
-    if (gained.length > 0) await rows(gained).update({ data: withList(db, attr.inversedBy!, key, { last: documentId }) });
-    if (lost.length > 0) await rows(lost).update({ data: withList(db, attr.inversedBy!, key, { drop: documentId }) });
+    const inverse = attr.inversedBy!;
+    if (gained.length > 0) await rows(gained).update({ data: withList(db, inverse, key, { last: documentId }) });
+    if (lost.length > 0) await rows(lost).update({ data: withList(db, inverse, key, { drop: documentId }) });
   }
 }
 
 /** After a write through an inverse side: its rows in `locale` keep the order it computed. */
 export async function storeInverseOrder(
-  db: Knex, registry: Registry, uid: string, documentId: string, attribute: string, locale: string | null, owners: string[],
+  db: Knex, registry: Registry, uid: string, documentId: string, attribute: string, locale: string | null,
+  owners: string[],
 ): Promise<void> {
   const ct = registry.contentType(uid);
   const owner = registry.owningSide(ct.attributes[attribute] as RelationAttribute)!;
@@ -102,15 +110,19 @@ export async function forgetOwner(
 ): Promise<void> {
   for (const [name, attr] of Object.entries(registry.contentType(ownerUid).attributes)) {
     if (attr.type !== 'relation' || !keepsInverseOrder(registry, attr)) continue;
-    const held = new Set(rows.flatMap((r) => { const v = r.data[name]; return Array.isArray(v) ? v : typeof v === 'string' ? [v] : []; }));
+    const held = new Set(rows.flatMap((r) => {
+      const v = r.data[name];
+      return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
+    }));
     if (held.size === 0) continue;
     const inverse = attr.inversedBy!;
     await db(registry.contentType(attr.target).collectionName).whereIn('document_id', [...held])
       .whereRaw(`jsonb_typeof(data -> ?) = 'object'`, [inverse])
       .update({
         data: db.raw(
-          `jsonb_set(data, ARRAY[?]::text[], COALESCE((SELECT jsonb_object_agg(e.key, CASE WHEN jsonb_typeof(e.value) = 'array' `
-          + `THEN e.value - ?::text ELSE e.value END) FROM jsonb_each(data -> ?) e), '{}'::jsonb))`,
+          `jsonb_set(data, ARRAY[?]::text[], COALESCE((SELECT jsonb_object_agg(e.key, `
+          + `CASE WHEN jsonb_typeof(e.value) = 'array' THEN e.value - ?::text ELSE e.value END) `
+          + `FROM jsonb_each(data -> ?) e), '{}'::jsonb))`,
           [inverse, documentId, inverse],
         ),
       });

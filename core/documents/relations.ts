@@ -154,15 +154,19 @@ async function currentOwners(
   const attr = ct.attributes[attribute] as RelationAttribute;
   const owner = registry.owningSide(attr)!;
   const holds = owner.toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
-  const byAge: string[] = (await sameLocale(db(registry.contentType(owner.uid).collectionName), registry, owner.uid, locale)
-    .select('document_id').whereRaw(holds, [owner.attribute, documentId]).groupBy('document_id').orderByRaw('min(id)'))
+  const owners = sameLocale(db(registry.contentType(owner.uid).collectionName), registry, owner.uid, locale);
+  const byAge: string[] = (await owners.select('document_id').whereRaw(holds, [owner.attribute, documentId])
+    .groupBy('document_id').orderByRaw('min(id)'))
     .map((r: { document_id: string }) => r.document_id);
   if (!isToMany(attr)) return byAge;
-  const row = await whereLocale(db(ct.collectionName).first('data').where('document_id', documentId), ct, locale).orderBy('id');
+  const row = await whereLocale(db(ct.collectionName).first('data').where('document_id', documentId), ct, locale)
+    .orderBy('id');
   const order = storedOrder(row?.data ?? {}, attribute, orderKey(registry, owner.uid, locale));
   const rank = (id: string): number => order.indexOf(id);
   // a stable sort: owners the list does not know keep their age order, ahead of the others
-  return byAge.map((id, age) => ({ id, age })).sort((a, b) => rank(a.id) - rank(b.id) || a.age - b.age).map((o) => o.id);
+  return byAge.map((id, age) => ({ id, age }))
+    .sort((a, b) => rank(a.id) - rank(b.id) || a.age - b.age)
+    .map((o) => o.id);
 }
 
 /**

@@ -241,7 +241,8 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
       const o = ctx.alias();
       const key = inverseOrderKey(ctx, target, owner!);
       const stored = `${owner!.alias}.data->${lit(name)}->${key.sql}`;
-      const sql = `${target.collectionName} ${t} LEFT JOIN jsonb_array_elements_text(${arrayOf(stored)}) WITH ORDINALITY ${o}(v, n) ON ${o}.v = ${t}.document_id`;
+      const sql = `${target.collectionName} ${t} LEFT JOIN jsonb_array_elements_text(${arrayOf(stored)}) `
+        + `WITH ORDINALITY ${o}(v, n) ON ${o}.v = ${t}.document_id`;
       // arrayOf names its value twice
       from = frag(sql, [...key.bindings, ...key.bindings]);
       natural = `${o}.n NULLS FIRST, ${age}`;
@@ -252,7 +253,8 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
     link = `${t}.data @> ${held}`;
   } else if (toMany) {
     const o = ctx.alias();
-    from = frag(`jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`);
+    from = frag(`jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) `
+      + `JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`);
     link = 'TRUE';
     natural = `${o}.n`;
   } else {
@@ -262,15 +264,18 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
   }
   const filter = join([scope, where], ' AND ');
   if (node.count) {
-    return frag(`json_build_object('count', (SELECT count(*) FROM ${from.sql} WHERE ${link} AND ${filter.sql}))`, [...from.bindings, ...filter.bindings]);
+    const count = `json_build_object('count', (SELECT count(*) FROM ${from.sql} WHERE ${link} AND ${filter.sql}))`;
+    return frag(count, [...from.bindings, ...filter.bindings]);
   }
   const doc = documentJson(ctx, target, t, node);
   const order = ordering(ctx, target.uid, t, node, natural);
   const body = `FROM ${from.sql} WHERE ${link} AND ${filter.sql}`;
   if (!toMany) {
-    return frag(`(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`, [...doc.bindings, ...from.bindings, ...filter.bindings, ...order.bindings]);
+    const one = `(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`;
+    return frag(one, [...doc.bindings, ...from.bindings, ...filter.bindings, ...order.bindings]);
   }
-  return list(frag(`SELECT json_agg(${doc.sql} ORDER BY ${order.sql}) ${body}`, [...doc.bindings, ...order.bindings, ...from.bindings, ...filter.bindings]));
+  const all = `SELECT json_agg(${doc.sql} ORDER BY ${order.sql}) ${body}`;
+  return list(frag(all, [...doc.bindings, ...order.bindings, ...from.bindings, ...filter.bindings]));
 }
 
 /**

@@ -6,8 +6,10 @@ import { isLocalized, type Attributes } from '../../core/content-types/types.ts'
 
 interface Ref { target: string; documentId: string }
 
-const idsOf = (value: unknown): string[] =>
-  (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []);
+const idsOf = (value: unknown): string[] => {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return typeof value === 'string' ? [value] : [];
+};
 
 /** Relations held inside the components and dynamic zones of `data`, in schema order. */
 function collect(registry: Registry, attributes: Attributes, data: Record<string, unknown>, out: Ref[]): void {
@@ -17,7 +19,8 @@ function collect(registry: Registry, attributes: Attributes, data: Record<string
       for (const documentId of idsOf(value)) out.push({ target: attr.target, documentId });
     } else if (attr.type === 'component') {
       const items = Array.isArray(value) ? value : [value];
-      for (const item of items) if (isPlainObject(item)) collect(registry, registry.component(attr.component).attributes, item, out);
+      const attrs = registry.component(attr.component).attributes;
+      for (const item of items) if (isPlainObject(item)) collect(registry, attrs, item, out);
     } else if (attr.type === 'dynamiczone' && Array.isArray(value)) {
       for (const item of value) {
         if (isPlainObject(item) && typeof item.__component === 'string' && attr.components.includes(item.__component)) {
@@ -46,7 +49,8 @@ export async function checkCopiedRelations(
   const found = new Map<string, Map<string, Set<string | null>>>();
   for (const target of new Set(localized.map((r) => r.target))) {
     const ids = [...new Set(localized.filter((r) => r.target === target).map((r) => r.documentId))];
-    const rows: Array<{ document_id: string; locale: string | null }> = await db(registry.contentType(target).collectionName)
+    const table = registry.contentType(target).collectionName;
+    const rows: Array<{ document_id: string; locale: string | null }> = await db(table)
       .select('document_id', 'locale').whereIn('document_id', ids).orderBy('id').forKeyShare();
     const locales = new Map<string, Set<string | null>>();
     for (const row of rows) locales.set(row.document_id, (locales.get(row.document_id) ?? new Set()).add(row.locale));

@@ -90,7 +90,9 @@ export function createI18nMiddleware(config: I18nConfig, registry: Registry): Do
 }
 
 /** PUT ?locale=xx: update that localization, or create it when the document exists in other locales only. */
-async function updateOrLocalize(ctx: DocumentContext<'update'>, next: () => Promise<unknown>, registry: Registry): Promise<unknown> {
+async function updateOrLocalize(
+  ctx: DocumentContext<'update'>, next: () => Promise<unknown>, registry: Registry,
+): Promise<unknown> {
   const p = ctx.params as UpdateParams & { locale: string };
   if (p.locale === '*') throw oneLocale();
   // the core finds the version to update (every locale a document has, has a draft), or none

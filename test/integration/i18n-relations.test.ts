@@ -15,7 +15,8 @@ type Doc = Record<string, any>;
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startApp({ appDir: FIXTURE, config: { plugins: { i18n: { config: { locales: ['en', 'fr', 'de'], defaultLocale: 'en' } } } } });
+  const i18n = { config: { locales: ['en', 'fr', 'de'], defaultLocale: 'en' } };
+  t = await startApp({ appDir: FIXTURE, config: { plugins: { i18n } } });
 });
 afterAll(async () => {
   await t?.close();
@@ -39,34 +40,41 @@ const topic = async (name: string, locales = ['en', 'fr']): Promise<string> => {
   return id;
 };
 const locales = async (documentId: string): Promise<string[]> =>
-  (await t.sql('pages').select('locale').where('document_id', documentId).orderBy(['locale', 'id'])).map((r) => r.locale);
+  (await t.sql('pages').select('locale').where('document_id', documentId).orderBy(['locale', 'id']))
+    .map((r) => r.locale);
 
 describe('a new localization copies the relations of its shared components (Strapi 5.54)', () => {
   const missingIn = (documentId: string, locale: string) => ({
     status: 400,
     body: {
       data: null,
-      error: { status: 400, name: 'ValidationError', message: `Document with id "${documentId}", locale "${locale}" not found`, details: {} },
+      error: {
+        status: 400, name: 'ValidationError', details: {},
+        message: `Document with id "${documentId}", locale "${locale}" not found`,
+      },
     },
   });
 
-  it('refuses it when a copied relation targets a document with no version in that locale, writing nothing', async () => {
+  it('refuses it when a copied relation targets a document without that locale, writing nothing', async () => {
     const both = await topic(`both-${++counter}`);
     const enOnly = await topic(`en-only-${counter}`, ['en']);
-    const page = await create('pages', { title: 'P en', code: 'c1', links: { label: 'l', featured: enOnly, related: [both] } });
+    const links = { label: 'l', featured: enOnly, related: [both] };
+    const page = await create('pages', { title: 'P en', code: 'c1', links });
     const res = await t.request('PUT', `/api/pages/${page}?locale=fr`, { data: { title: 'P fr' } });
     expect({ status: res.status, body: res.body }).toEqual(missingIn(enOnly, 'fr'));
     expect(await locales(page)).toEqual(['en', 'en']);
     expect((await t.request('GET', `/api/pages/${page}?locale=fr&status=draft`)).status).toBe(404);
   });
 
-  it('names the first target missing, in a to-many relation and in a dynamic zone, in the locale asked for', async () => {
+  it('names the first target missing, in a to-many relation and a dynamic zone, in the locale asked for', async () => {
     const both = await topic(`both-${++counter}`);
     const enOnly = await topic(`en-only-${counter}`, ['en']);
-    const inList = await create('pages', { title: 'P3 en', links: { label: 'x', featured: both, related: [both, enOnly] } });
+    const links = { label: 'x', featured: both, related: [both, enOnly] };
+    const inList = await create('pages', { title: 'P3 en', links });
     const res = await t.request('PUT', `/api/pages/${inList}?locale=fr`, { data: { title: 'P3 fr' } });
     expect({ status: res.status, body: res.body }).toEqual(missingIn(enOnly, 'fr'));
-    const inZone = await create('pages', { title: 'P4 en', blocks: [{ __component: 'nav.links', label: 'b', related: [enOnly] }] });
+    const blocks = [{ __component: 'nav.links', label: 'b', related: [enOnly] }];
+    const inZone = await create('pages', { title: 'P4 en', blocks });
     const zone = await t.request('PUT', `/api/pages/${inZone}?locale=fr&status=draft`, { data: { title: 'P4 fr' } });
     expect({ status: zone.status, body: zone.body }).toEqual(missingIn(enOnly, 'fr'));
     // the fr version of `both` does not help in de
@@ -81,11 +89,12 @@ describe('a new localization copies the relations of its shared components (Stra
     const page = await create('pages', { title: 'P5 en', links: { label: 'x', featured: both, related: [both] } });
     await put('pages', page, { title: 'P5 fr' }, '?locale=fr');
     const fr = await t.request('GET', `/api/pages/${page}?locale=fr&populate[links][populate]=*`);
-    expect(fr.body.data.links).toMatchObject({ label: 'x', featured: { documentId: both, locale: 'fr', name: `both-${counter} fr` } });
+    const featured = { documentId: both, locale: 'fr', name: `both-${counter} fr` };
+    expect(fr.body.data.links).toMatchObject({ label: 'x', featured });
     expect(fr.body.data.links.related.map((d: Doc) => [d.documentId, d.locale])).toEqual([[both, 'fr']]);
   });
 
-  it('does not copy top-level relations, even one marked i18n.localized: false (relations are always localized)', async () => {
+  it('does not copy top-level relations, even one marked i18n.localized: false (always localized)', async () => {
     const enOnly = await topic(`en-only-${++counter}`, ['en']);
     const page = await create('pages', { title: 'P2 en', mainTopic: enOnly, topics: [enOnly] });
     const fr = await put('pages', page, { title: 'P2 fr' }, '?locale=fr&populate=*');
@@ -118,7 +127,8 @@ describe('order of a localized inverse side (topic.pages, Strapi 5.54)', () => {
     expect(await pagesOf('')).toEqual(['p en', 'q en']);
     expect(await pagesOf('&locale=fr')).toEqual(['q fr', 'p fr']);
 
-    await put('topics', T, { pages: { connect: [{ documentId: s, position: { start: true } }, { documentId: p, position: { before: s } }] } }, '?locale=fr');
+    const connect = [{ documentId: s, position: { start: true } }, { documentId: p, position: { before: s } }];
+    await put('topics', T, { pages: { connect } }, '?locale=fr');
     expect(await pagesOf('')).toEqual(['p en', 'q en']);
     // Strapi's draft order; its published order differs (README: Where Vellum differs)
     expect(await pagesOf('&locale=fr&status=draft')).toEqual(['p fr', 's fr', 'q fr']);
@@ -130,10 +140,12 @@ describe('order of a localized inverse side (topic.pages, Strapi 5.54)', () => {
     expect(all.status).toBe(200);
     expect(all.body.data.map((d: Doc) => [d.title, d.topics.map((x: Doc) => x.name)])).toEqual([
       ['s en', []], ['s fr', [`T-${counter} fr`]], ['p en', [`T-${counter} en`]],
-      ['q en', [`T-${counter} en`, `U-${counter} en`]], ['q fr', [`T-${counter} fr`]], ['p fr', [`U-${counter} fr`, `T-${counter} fr`]],
+      ['q en', [`T-${counter} en`, `U-${counter} en`]], ['q fr', [`T-${counter} fr`]],
+      ['p fr', [`U-${counter} fr`, `T-${counter} fr`]],
     ]);
     expect(all.body.meta.pagination).toEqual({ page: 1, pageSize: 25, pageCount: 1, total: 6 });
-    const topics = await t.request('GET', `/api/topics?locale=*&fields[0]=name&populate[pages][fields][0]=title&filters[documentId][$eq]=${T}`);
+    const topics = await t.request('GET', '/api/topics?locale=*&fields[0]=name&populate[pages][fields][0]=title'
+      + `&filters[documentId][$eq]=${T}`);
     expect(topics.body.data.map((d: Doc) => [d.name, d.pages.map((x: Doc) => x.title)])).toEqual([
       [`T-${counter} en`, ['p en', 'q en']], [`T-${counter} fr`, ['p fr', 's fr', 'q fr']],
     ]);

@@ -431,7 +431,7 @@ describe('relations (fixture app with every relation kind)', () => {
     const order = async (plural: string, documentId: string, attr: string): Promise<string[]> =>
       ids((await api.read(plural, documentId, `?populate=${attr}`))[attr]);
 
-    it('puts owners that connect from the owning side last; an owner that holds it already keeps its place', async () => {
+    it('puts owners connecting from the owning side last; one that holds it already keeps its place', async () => {
       const [c] = await many('courses', 'title', 1);
       const [s1, s2, s3] = await many('students', 'name', 3);
       for (const s of [s1, s2, s3]) await api.update('students', s, { courses: { connect: [c] } });
@@ -447,12 +447,14 @@ describe('relations (fixture app with every relation kind)', () => {
       expect((await api.stored('courses', c)).students).toEqual({ '': [s2, s3, s1] });
     });
 
-    it('connects with positions through the inverse side: {start} then {after} puts those two first, in that order', async () => {
+    it('connects with positions through the inverse side: {start} then {after} puts those two first', async () => {
       const [c] = await many('courses', 'title', 1);
       const [s1, s2, s3, s4, s5, s6, s7] = await many('students', 'name', 7);
       for (const s of [s2, s3, s1]) await api.update('students', s, { courses: { connect: [c] } });
       const put = (students: unknown) => api.update('courses', c, { students });
-      await put({ connect: [{ documentId: s4, position: { start: true } }, { documentId: s5, position: { after: s4 } }] });
+      await put({
+        connect: [{ documentId: s4, position: { start: true } }, { documentId: s5, position: { after: s4 } }],
+      });
       expect(await order('courses', c, 'students')).toEqual([s4, s5, s2, s3, s1]);
       await put({ connect: [{ documentId: s1, position: { before: s4 } }] });
       expect(await order('courses', c, 'students')).toEqual([s1, s4, s5, s2, s3]);
@@ -479,7 +481,8 @@ describe('relations (fixture app with every relation kind)', () => {
       expect(await order('courses', c, 'students')).toEqual([s5, s6, s3]);
       const c2 = await api.create('courses', { title: uniq('course'), students: [s2, s1, s3] }, '?populate=students');
       expect(ids(c2.students)).toEqual([s2, s1, s3]);
-      const c3 = await api.create('courses', { title: uniq('course'), students: { connect: [s2, { documentId: s1, position: { start: true } }] } });
+      const connect = [s2, { documentId: s1, position: { start: true } }];
+      const c3 = await api.create('courses', { title: uniq('course'), students: { connect } });
       expect(await order('courses', c3.documentId, 'students')).toEqual([s1, s2]);
       await api.remove('students', s1);
       expect(await order('courses', c3.documentId, 'students')).toEqual([s2]);
@@ -492,7 +495,8 @@ describe('relations (fixture app with every relation kind)', () => {
       const [b1, b2, b3, b4, b5] = await books(5);
       for (const b of [b1, b2, b3]) await api.update('books', b, { library: l });
       expect(await order('libraries', l, 'books')).toEqual([b1, b2, b3]);
-      await api.update('libraries', l, { books: { connect: [{ documentId: b4, position: { start: true } }, { documentId: b5, position: { after: b4 } }] } });
+      const connect = [{ documentId: b4, position: { start: true } }, { documentId: b5, position: { after: b4 } }];
+      await api.update('libraries', l, { books: { connect } });
       expect(await order('libraries', l, 'books')).toEqual([b4, b5, b1, b2, b3]);
       await api.update('books', b1, { library: l });
       await api.update('books', b2, { library: { connect: [l] } });
