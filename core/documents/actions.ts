@@ -6,7 +6,7 @@ import { applicationError } from '../errors.ts';
 import { COMPONENT_ID_SEQUENCE } from '../../database/sync.ts';
 import { prepareWrite } from './input.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
-import { forgetOwner, recordOwnerChanges } from './inverse-order.ts';
+import { DROP_RANK, dropRankBindings, rankOwner } from './inverse-order.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
 import { inScope, ROW_COLUMNS, whereLocale, type Row, type Scope } from './rows.ts';
@@ -57,6 +57,8 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     const existing = 'row' in target ? target.row.data : (target.insert.base ?? null);
     const prepared = await prepareWrite(registry, ctx.contentType.attributes, input, existing, 'row' in target ? 'update' : 'create');
     const { inverse, owned } = await resolveRelations(ctx.db, registry, prepared.relations, prepared.media);
+    const locale = 'row' in target ? target.row.locale : target.insert.locale;
+    await rankOwner(ctx.db, registry, ctx.uid, locale, prepared.data, owned);
     await assignComponentIds(ctx.db, prepared.newComponents);
     if ('row' in target) {
       await table(ctx).where('id', target.row.id).update({ data: prepared.data, updated_at: ctx.db.fn.now() });
@@ -69,10 +71,8 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       });
     }
     const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
-    const locale = 'row' in target ? target.row.locale : target.insert.locale;
     await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written, locale);
-    await recordOwnerChanges(ctx.db, registry, ctx.uid, documentId, locale, owned);
-    await applyInverseWrites(ctx.db, registry, ctx.uid, documentId, inverse, locale ?? localeParam(ctx));
+    await applyInverseWrites(ctx.db, registry, documentId, inverse, locale ?? localeParam(ctx));
   }
 
   // rows a write changes but keeps take NO KEY UPDATE: it does not wait for (nor block) a write
@@ -177,10 +177,10 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
 }
 
 /**
- * Remove a deleted document from the owning relations that point at it, so lists and
- * counts of those relations stay exact (one statement per referencing attribute), and from
- * the inverse orders its rows were kept in. A deleted file (`rows`: its deleted rows) also
- * leaves the media attributes that held it.
+ * Remove a deleted document from the owning relations that point at it (and the ranks they
+ * keep it, inverse-order.ts), so lists and counts of those relations stay exact (one statement
+ * per referencing attribute). A deleted file (`rows`: its deleted rows) also leaves the media
+ * attributes that held it.
  */
 async function forgetDocument(
   db: Knex, registry: Registry, uid: string, documentId: string, rows: Row[],
@@ -189,16 +189,18 @@ async function forgetDocument(
   if (uid === FILE_UID) await forgetFiles(db, registry, rows.map((r) => Number(r.id)));
   const stillThere = await db(registry.contentType(uid).collectionName).first('id').where('document_id', documentId);
   if (stillThere) return; // other locales of the document remain
-  await forgetOwner(db, registry, uid, documentId, rows);
   for (const ref of registry.relationsTo(uid)) {
     const t = registry.contentType(ref.uid).collectionName;
     const path = db.raw('ARRAY[?]::text[]', [ref.attribute]);
+    const rank = dropRankBindings(ref.attribute, documentId);
     if (isToMany(ref.attr)) {
       await db(t).whereRaw('data -> ? \\? ?', [ref.attribute, documentId])
-        .update({ data: db.raw('jsonb_set(data, ?, (data -> ?) - ?)', [path, ref.attribute, documentId]) });
+        .update({
+          data: db.raw(`jsonb_set(data, ?, (data -> ?) - ?) ${DROP_RANK}`, [path, ref.attribute, documentId, ...rank]),
+        });
     } else {
       await db(t).whereRaw('data ->> ? = ?', [ref.attribute, documentId])
-        .update({ data: db.raw(`jsonb_set(data, ?, 'null'::jsonb)`, [path]) });
+        .update({ data: db.raw(`jsonb_set(data, ?, 'null'::jsonb) ${DROP_RANK}`, [path, ...rank]) });
     }
   }
 }

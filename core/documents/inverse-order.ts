@@ -1,25 +1,32 @@
 /**
  * The order of inverse (`mappedBy`) to-many relations. Who is related is decided by the owners
- * (they hold the documentIds); the order Strapi shows on the inverse side is kept on the inverse
- * document's rows, under the inverse attribute's own name in `data`:
+ * (they hold the documentIds); the order Strapi shows on the inverse side is kept on the owners'
+ * rows too, as each owner's rank in each target's list:
  *
- *   data.<attribute> = { "<owner locale, or '' when the owner type is not localized>": [owner documentIds] }
+ *   data.$order = { "<owning attribute>": { "<target documentId>": rank } }
  *
- * one list per owner locale, since a type that is not localized (a tag) lists the owners of every
- * locale (articles in en, in fr) and Strapi orders each locale's links on their own. The list is
- * an order, not the membership: reads show the owners that hold the document, in the list's order,
- * owners missing from it first (rows written before the list existed), then by age. Strapi's
- * rules, which the writes below keep: an owner that newly connects the document goes last; one
- * that already held it keeps its place; a write through the inverse side stores the order it
- * computed (positions, `set`). Lists are the same in a document's draft and published rows.
+ * (`$` cannot start an attribute name, so no attribute clashes with it; reads never show it).
+ * An owner row is one locale and one status, so a type without locales (a tag) gets one order
+ * per locale of its owners, as in Strapi. Kept on the owners, not on the target, because owners
+ * are what a write locks already: an edit of the target never waits for a write pointing at it.
+ * Strapi's rules: an owner that newly connects a target goes last (the largest rank there + 1);
+ * one that held it keeps its rank; a write through the inverse side renumbers its owners to the
+ * order it computed (positions, `set`). Reads sort by rank, owners without one (rows written
+ * before ranks existed) first, then by age. Two owners connecting one target at the same moment
+ * may read the same largest rank and tie; age orders them then.
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
+import { isPlainObject } from '../config/merge.ts';
 import { isLocalized, isToMany, type RelationAttribute } from '../content-types/types.ts';
 import { whereLocale } from './rows.ts';
 
+/** The key of the ranks in an owner row's `data`. */
+export const ORDER_KEY = '$order';
+
 /** An owning relation's stored targets before and after a write of one owner row. */
 export interface OwnedChange {
+  name: string;
   attr: RelationAttribute;
   previous: string[];
   next: string[];
@@ -32,99 +39,87 @@ export function keepsInverseOrder(registry: Registry, attr: RelationAttribute): 
   return inverse?.type === 'relation' && isToMany(inverse);
 }
 
-/** The list an owner of `ownerUid` in `locale` is kept in. */
-export const orderKey = (registry: Registry, ownerUid: string, locale: string | null | undefined): string =>
-  (isLocalized(registry.contentType(ownerUid)) && locale && locale !== '*' ? locale : '');
-
-/** The stored order of one inverse attribute of a row, for one owner locale. */
-export function storedOrder(data: Record<string, unknown>, attribute: string, key: string): string[] {
-  const lists = data[attribute];
-  if (lists === null || typeof lists !== 'object' || Array.isArray(lists)) return [];
-  const list = (lists as Record<string, unknown>)[key];
-  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+/** The ranks an owner row holds for one owning attribute (target documentId → rank). */
+function ranksOf(data: Record<string, unknown>, name: string): Record<string, number> {
+  const all = data[ORDER_KEY];
+  const ranks = isPlainObject(all) ? all[name] : undefined;
+  return isPlainObject(ranks) ? { ...(ranks as Record<string, number>) } : {};
 }
 
 /**
- * `data` with the list `key` of `attribute` changed: an owner moved last, an owner removed, or
- * the whole list replaced. Anything else stored there (not an object, not an array) is replaced.
+ * Before an owner row is written (`data`, in `locale`): the targets it gained get it last in
+ * their lists (one statement per relation, reading the largest rank there among the owners of
+ * that locale), the targets it lost forget its rank; targets it kept keep theirs.
  */
-type ListChange = { last: string } | { drop: string } | { set: string[] };
-
-function withList(db: Knex, attribute: string, key: string, change: ListChange): Knex.Raw {
-  const lists = `CASE WHEN jsonb_typeof(data -> ?) = 'object' THEN data -> ? ELSE '{}'::jsonb END`;
-  const list = `CASE WHEN jsonb_typeof(data -> ? -> ?) = 'array' THEN data -> ? -> ? ELSE '[]'::jsonb END`;
-  const head = [attribute, attribute, attribute, key];
-  let value: string;
-  let bindings: Knex.Value[];
-  if ('set' in change) {
-    value = '?::jsonb';
-    bindings = [JSON.stringify(change.set)];
-  } else {
-    value = 'last' in change ? `(${list} - ?::text) || to_jsonb(?::text)` : `(${list} - ?::text)`;
-    bindings = [attribute, key, attribute, key, ...('last' in change ? [change.last, change.last] : [change.drop])];
-  }
-  const sql = `jsonb_set(data, ARRAY[?]::text[], (${lists}) || jsonb_build_object(?::text, ${value}))`;
-  return db.raw(sql, [...head, ...bindings]);
-}
-
-/**
- * After an owner row was written: in the inverse lists of the targets it gained, it goes last
- * (Strapi appends a new link); the targets it lost forget it. Targets it kept are not touched.
- * A localized target is changed in the owner's locale only (relations are localized).
- */
-export async function recordOwnerChanges(
-  db: Knex, registry: Registry, ownerUid: string, documentId: string, locale: string | null,
+export async function rankOwner(
+  db: Knex, registry: Registry, ownerUid: string, locale: string | null, data: Record<string, unknown>,
   changes: OwnedChange[],
 ): Promise<void> {
-  const key = orderKey(registry, ownerUid, locale);
-  // an owner without locales holds every locale of a localized target
-  const targetLocale = isLocalized(registry.contentType(ownerUid)) ? locale : null;
-  for (const { attr, previous, next } of changes) {
+  const owners = registry.contentType(ownerUid);
+  for (const { name, attr, previous, next } of changes) {
     if (!keepsInverseOrder(registry, attr)) continue;
-    const target = registry.contentType(attr.target);
-    const rows = (ids: string[]): Knex.QueryBuilder =>
-      whereLocale(db(target.collectionName), target, targetLocale).whereIn('document_id', ids);
+    const ranks = ranksOf(data, name);
+    for (const id of Object.keys(ranks)) if (!next.includes(id)) delete ranks[id];
     const gained = next.filter((id) => !previous.includes(id));
-    const lost = previous.filter((id) => !next.includes(id));
-    const inverse = attr.inversedBy!;
-    if (gained.length > 0) await rows(gained).update({ data: withList(db, inverse, key, { last: documentId }) });
-    if (lost.length > 0) await rows(lost).update({ data: withList(db, inverse, key, { drop: documentId }) });
+    if (gained.length > 0) {
+      const local = isLocalized(owners) && locale !== null && locale !== '*';
+      // a to-many owner holds an array of ids, a to-one owner (manyToOne) the id itself
+      const held = isToMany(attr) ? 'jsonb_build_array(g.id)' : 'to_jsonb(g.id)';
+      const { rows } = await db.raw(
+        `SELECT g.id, (SELECT max((o.data -> ? -> ? ->> g.id)::float8) FROM ?? o
+           WHERE o.data @> jsonb_build_object(?::text, ${held})${local ? ' AND o.locale = ?' : ''}) AS rank
+         FROM unnest(?::text[]) g(id)`,
+        [ORDER_KEY, name, owners.collectionName, name, ...(local ? [locale] : []), gained],
+      ) as { rows: Array<{ id: string; rank: number | null }> };
+      for (const { id, rank } of rows) ranks[id] = (rank ?? 0) + 1;
+    }
+    const all = isPlainObject(data[ORDER_KEY]) ? (data[ORDER_KEY] as Record<string, unknown>) : {};
+    data[ORDER_KEY] = { ...all, [name]: ranks };
   }
 }
 
-/** After a write through an inverse side: its rows in `locale` keep the order it computed. */
-export async function storeInverseOrder(
-  db: Knex, registry: Registry, uid: string, documentId: string, attribute: string, locale: string | null,
-  owners: string[],
-): Promise<void> {
-  const ct = registry.contentType(uid);
-  const owner = registry.owningSide(ct.attributes[attribute] as RelationAttribute)!;
-  const key = orderKey(registry, owner.uid, locale);
-  await whereLocale(db(ct.collectionName).where('document_id', documentId), ct, locale)
-    .update({ data: withList(db, attribute, key, { set: owners }) });
+/**
+ * The owners of `documentId` in `locale` holding it through `attribute`, in the inverse side's
+ * order (rank, then age), with the rank each has (null: none yet).
+ */
+export async function rankedOwners(
+  db: Knex, registry: Registry, ownerUid: string, attribute: string, toMany: boolean, documentId: string,
+  locale: string | null,
+): Promise<Array<{ id: string; rank: number | null }>> {
+  const ct = registry.contentType(ownerUid);
+  const holds = toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
+  const rows: Array<{ document_id: string; rank: number | null }> = await whereLocale(db(ct.collectionName), ct, locale)
+    .select('document_id', db.raw(`max((data -> ? -> ? ->> ?)::float8) AS rank`, [ORDER_KEY, attribute, documentId]))
+    .whereRaw(holds, [attribute, documentId]).groupBy('document_id')
+    .orderByRaw('rank NULLS FIRST, min(id)');
+  return rows.map((r) => ({ id: r.document_id, rank: r.rank }));
 }
 
-/** A deleted owner document (every locale gone) leaves the lists of the targets its rows held. */
-export async function forgetOwner(
-  db: Knex, registry: Registry, ownerUid: string, documentId: string, rows: Array<{ data: Record<string, unknown> }>,
+/**
+ * After a write through an inverse side: its owners in `locale` (`next`, in order) are ranked
+ * 1, 2, … in `documentId`'s list; only the rows whose rank changes are written (one statement).
+ */
+export async function renumberOwners(
+  db: Knex, registry: Registry, ownerUid: string, attribute: string, documentId: string, locale: string | null,
+  next: string[], ranks: ReadonlyMap<string, number | null>,
 ): Promise<void> {
-  for (const [name, attr] of Object.entries(registry.contentType(ownerUid).attributes)) {
-    if (attr.type !== 'relation' || !keepsInverseOrder(registry, attr)) continue;
-    const held = new Set(rows.flatMap((r) => {
-      const v = r.data[name];
-      return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
-    }));
-    if (held.size === 0) continue;
-    const inverse = attr.inversedBy!;
-    await db(registry.contentType(attr.target).collectionName).whereIn('document_id', [...held])
-      .whereRaw(`jsonb_typeof(data -> ?) = 'object'`, [inverse])
-      .update({
-        data: db.raw(
-          `jsonb_set(data, ARRAY[?]::text[], COALESCE((SELECT jsonb_object_agg(e.key, `
-          + `CASE WHEN jsonb_typeof(e.value) = 'array' THEN e.value - ?::text ELSE e.value END) `
-          + `FROM jsonb_each(data -> ?) e), '{}'::jsonb))`,
-          [inverse, documentId, inverse],
-        ),
-      });
-  }
+  const moved = next.map((id, i) => ({ id, rank: i + 1 })).filter((o) => ranks.get(o.id) !== o.rank);
+  if (moved.length === 0) return;
+  const ct = registry.contentType(ownerUid);
+  const local = isLocalized(ct) && locale !== null && locale !== '*';
+  const all = `CASE WHEN jsonb_typeof(o.data -> ?) = 'object' THEN o.data -> ? ELSE '{}'::jsonb END`;
+  const mine = `CASE WHEN jsonb_typeof(o.data -> ? -> ?) = 'object' THEN o.data -> ? -> ? ELSE '{}'::jsonb END`;
+  await db.raw(
+    `UPDATE ?? o SET data = jsonb_set(o.data, ARRAY[?]::text[], (${all}) || jsonb_build_object(?::text,
+       (${mine}) || jsonb_build_object(?::text, v.rank)))
+     FROM unnest(?::text[], ?::int[]) v(id, rank) WHERE o.document_id = v.id${local ? ' AND o.locale = ?' : ''}`,
+    [
+      ct.collectionName, ORDER_KEY, ORDER_KEY, ORDER_KEY, attribute, ORDER_KEY, attribute, ORDER_KEY, attribute,
+      documentId, moved.map((o) => o.id), moved.map((o) => o.rank), ...(local ? [locale] : []),
+    ],
+  );
 }
+
+/** SQL dropping `documentId`'s rank under `attribute` from the `data` expression before it (`<data> #- …`). */
+export const DROP_RANK = '#- ARRAY[?, ?, ?]::text[]';
+export const dropRankBindings = (attribute: string, documentId: string): string[] => [ORDER_KEY, attribute, documentId];

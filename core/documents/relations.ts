@@ -6,13 +6,13 @@ import { FILE_UID, isToMany, type RelationAttribute } from '../content-types/typ
 import { whereLocale } from './rows.ts';
 import type { PendingMedia, PendingRelation } from './input.ts';
 import { applyRelationInput, applyToOneInput, referencedIds, type RelationInput } from './relation-input.ts';
-import { keepsInverseOrder, orderKey, storedOrder, storeInverseOrder, type OwnedChange } from './inverse-order.ts';
+import {
+  DROP_RANK, dropRankBindings, keepsInverseOrder, rankedOwners, renumberOwners, type OwnedChange,
+} from './inverse-order.ts';
 
 /** A write to the inverse (`mappedBy`) side, applied to the owners once the document exists. */
 export interface InverseWrite {
   path: string[];
-  /** the inverse attribute's name */
-  attribute: string;
   attr: RelationAttribute;
   input: RelationInput;
 }
@@ -33,15 +33,15 @@ const positionIssue = (path: string[], message: string): FieldIssue =>
 export interface ResolvedRelations {
   /** writes through inverse sides, for `applyInverseWrites` */
   inverse: InverseWrite[];
-  /** owning relations whose inverse side keeps an order, for `recordOwnerChanges` */
+  /** owning relations whose inverse side keeps an order, for `rankOwner` */
   owned: OwnedChange[];
 }
 
 /**
  * Check that every referenced document and file exists (one statement per target type) and
  * keep it from being deleted before the write commits, then compute the stored value of every
- * owning relation. Inverse relations are not stored on this side (their rows keep only an order,
- * see inverse-order.ts): they are returned for `applyInverseWrites`.
+ * owning relation. Inverse relations are not stored on this side: they are returned for
+ * `applyInverseWrites`.
  */
 export async function resolveRelations(
   db: Knex,
@@ -76,8 +76,8 @@ export async function resolveRelations(
       continue;
     }
     if (r.attr.mappedBy) {
-      // the row keeps what it stores there (the inverse order); applyInverseWrites rewrites it
-      inverse.push({ path: r.path, attribute: r.key, attr: r.attr, input: r.input });
+      delete r.holder[r.key];
+      inverse.push({ path: r.path, attr: r.attr, input: r.input });
       continue;
     }
     const previous = asList(r.current);
@@ -88,7 +88,9 @@ export async function resolveRelations(
       if (typeof next === 'string') issues.push(positionIssue(r.path, next));
       else r.holder[r.key] = next;
     }
-    if (keepsInverseOrder(registry, r.attr)) owned.push({ attr: r.attr, previous, next: asList(r.holder[r.key]) });
+    if (keepsInverseOrder(registry, r.attr)) {
+      owned.push({ name: r.key, attr: r.attr, previous, next: asList(r.holder[r.key]) });
+    }
   }
 
   if (media.length > 0) {
@@ -144,46 +146,22 @@ export async function enforceExclusiveTargets(
 }
 
 /**
- * The owners pointing at `documentId` in `locale`, in the inverse side's order: its stored list
- * for a to-many side (owners missing from it first), else by age.
- */
-async function currentOwners(
-  db: Knex, registry: Registry, uid: string, documentId: string, attribute: string, locale: string | null,
-): Promise<string[]> {
-  const ct = registry.contentType(uid);
-  const attr = ct.attributes[attribute] as RelationAttribute;
-  const owner = registry.owningSide(attr)!;
-  const holds = owner.toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
-  const owners = sameLocale(db(registry.contentType(owner.uid).collectionName), registry, owner.uid, locale);
-  const byAge: string[] = (await owners.select('document_id').whereRaw(holds, [owner.attribute, documentId])
-    .groupBy('document_id').orderByRaw('min(id)'))
-    .map((r: { document_id: string }) => r.document_id);
-  if (!isToMany(attr)) return byAge;
-  const row = await whereLocale(db(ct.collectionName).first('data').where('document_id', documentId), ct, locale)
-    .orderBy('id');
-  const order = storedOrder(row?.data ?? {}, attribute, orderKey(registry, owner.uid, locale));
-  const rank = (id: string): number => order.indexOf(id);
-  // a stable sort: owners the list does not know keep their age order, ahead of the others
-  return byAge.map((id, age) => ({ id, age }))
-    .sort((a, b) => rank(a.id) - rank(b.id) || a.age - b.age)
-    .map((o) => o.id);
-}
-
-/**
  * Apply writes made through inverse sides by rewriting the owners' stored relation: the set
- * of owners pointing at `documentId` becomes what the input asks for, and a to-many side's rows
- * keep the resulting order (positions and `set` order it, as on an owning side). A failure
- * throws, and the caller's transaction undoes the row already written.
+ * of owners pointing at `documentId` becomes what the input asks for, and on a to-many side the
+ * owners' ranks become the resulting order (positions and `set` order it, as on an owning side;
+ * see inverse-order.ts). A failure throws, and the caller's transaction undoes the row already
+ * written.
  */
 export async function applyInverseWrites(
-  db: Knex, registry: Registry, uid: string, documentId: string, writes: InverseWrite[], locale: string | null,
+  db: Knex, registry: Registry, documentId: string, writes: InverseWrite[], locale: string | null,
 ): Promise<void> {
-  for (const { path: at, attribute, attr, input } of writes) {
+  for (const { path: at, attr, input } of writes) {
     const owner = registry.owningSide(attr)!;
     const table = registry.contentType(owner.uid).collectionName;
     const holds = owner.toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
     const owners = (): Knex.QueryBuilder => sameLocale(db(table), registry, owner.uid, locale);
-    const current = await currentOwners(db, registry, uid, documentId, attribute, locale);
+    const ranked = await rankedOwners(db, registry, owner.uid, owner.attribute, owner.toMany, documentId, locale);
+    const current = ranked.map((o) => o.id);
     let next: string[];
     if (isToMany(attr)) {
       const list = applyRelationInput(current, input);
@@ -197,9 +175,10 @@ export async function applyInverseWrites(
     const removed = current.filter((id) => !next.includes(id));
     const path = db.raw('ARRAY[?]::text[]', [owner.attribute]);
     if (removed.length > 0) {
+      const dropRank = dropRankBindings(owner.attribute, documentId);
       const value = owner.toMany ? db.raw('(data -> ?) - ?', [owner.attribute, documentId]) : db.raw(`'null'::jsonb`);
       await owners().whereIn('document_id', removed).whereRaw(holds, [owner.attribute, documentId])
-        .update({ data: db.raw('jsonb_set(data, ?, ?)', [path, value]) });
+        .update({ data: db.raw(`jsonb_set(data, ?, ?) ${DROP_RANK}`, [path, value, ...dropRank]) });
     }
     if (added.length > 0) {
       const value = owner.toMany
@@ -211,6 +190,9 @@ export async function applyInverseWrites(
       // every other owner that pointed here is in `removed` already
       await q.update({ data: db.raw('jsonb_set(data, ?, ?)', [path, value]) });
     }
-    if (isToMany(attr)) await storeInverseOrder(db, registry, uid, documentId, attribute, locale, next);
+    if (isToMany(attr)) {
+      const ranks = new Map(ranked.map((o) => [o.id, o.rank]));
+      await renumberOwners(db, registry, owner.uid, owner.attribute, documentId, locale, next, ranks);
+    }
   }
 }

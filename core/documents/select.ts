@@ -15,6 +15,7 @@ import { compileFilters } from '../query/filters.ts';
 import { compileSort } from '../query/sort.ts';
 import { fragment as frag, isoTimestamp, joinFragments as join, type SqlFragment as Frag } from '../query/sql.ts';
 import { scopeCondition, type Scope } from './rows.ts';
+import { ORDER_KEY } from './inverse-order.ts';
 
 /** What a document or component renders: its scalar fields (all when unset) and what it populates. */
 export interface Shape {
@@ -228,66 +229,38 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
   const scope = targetScope(ctx, target, t);
   const where = conditions(ctx, target.uid, t, node);
   const toMany = isToMany(attr);
-  let from: Frag;
+  let from: string;
   let link: string;
   let natural: string;
   if (attr.mappedBy) {
     const own = ctx.registry.owningSide(attr)!;
     // the owners hold this document's id; containment lets the GIN index find them
     const held = own.toMany ? `jsonb_build_object(${lit(own.attribute)}, jsonb_build_array(${owner!.alias}.document_id))` : `jsonb_build_object(${lit(own.attribute)}, ${owner!.alias}.document_id)`;
-    const age = `(SELECT min(f.id) FROM ${target.collectionName} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
-    if (toMany) {
-      // in the order this document's row keeps for them (inverse-order.ts); owners it does not list first, by age
-      const o = ctx.alias();
-      const key = inverseOrderKey(ctx, target, owner!);
-      const stored = `${owner!.alias}.data->${lit(name)}->${key.sql}`;
-      const sql = `${target.collectionName} ${t} LEFT JOIN jsonb_array_elements_text(${arrayOf(stored)}) `
-        + `WITH ORDINALITY ${o}(v, n) ON ${o}.v = ${t}.document_id`;
-      // arrayOf names its value twice
-      from = frag(sql, [...key.bindings, ...key.bindings]);
-      natural = `${o}.n NULLS FIRST, ${age}`;
-    } else {
-      from = frag(`${target.collectionName} ${t}`);
-      natural = age;
-    }
+    from = `${target.collectionName} ${t}`;
     link = `${t}.data @> ${held}`;
+    natural = `(SELECT min(f.id) FROM ${target.collectionName} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
+    // a to-many side in the owners' ranks (inverse-order.ts); owners without one first, by age
+    const rank = `(${t}.data->${lit(ORDER_KEY)}->${lit(own.attribute)}->>${owner!.alias}.document_id)::float8`;
+    if (toMany) natural = `${rank} NULLS FIRST, ${natural}`;
   } else if (toMany) {
     const o = ctx.alias();
-    from = frag(`jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) `
-      + `JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`);
+    from = `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${target.collectionName} ${t} ON ${t}.document_id = ${o}.v`;
     link = 'TRUE';
     natural = `${o}.n`;
   } else {
-    from = frag(`${target.collectionName} ${t}`);
+    from = `${target.collectionName} ${t}`;
     link = `${t}.document_id = ${data}->>${lit(name)}`;
     natural = `${t}.id`;
   }
   const filter = join([scope, where], ' AND ');
   if (node.count) {
-    const count = `json_build_object('count', (SELECT count(*) FROM ${from.sql} WHERE ${link} AND ${filter.sql}))`;
-    return frag(count, [...from.bindings, ...filter.bindings]);
+    return frag(`json_build_object('count', (SELECT count(*) FROM ${from} WHERE ${link} AND ${filter.sql}))`, filter.bindings);
   }
   const doc = documentJson(ctx, target, t, node);
   const order = ordering(ctx, target.uid, t, node, natural);
-  const body = `FROM ${from.sql} WHERE ${link} AND ${filter.sql}`;
-  if (!toMany) {
-    const one = `(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`;
-    return frag(one, [...doc.bindings, ...from.bindings, ...filter.bindings, ...order.bindings]);
-  }
-  const all = `SELECT json_agg(${doc.sql} ORDER BY ${order.sql}) ${body}`;
-  return list(frag(all, [...doc.bindings, ...order.bindings, ...from.bindings, ...filter.bindings]));
-}
-
-/**
- * Which of the inverse order lists of the row under `parent` a read shows (inverse-order.ts):
- * owners of a type that is not localized are in ''; localized owners in their locale, which is
- * the parent row's own when it is localized too, else the read's (none for a read of every locale).
- */
-function inverseOrderKey(ctx: SelectContext, ownerType: ContentType, parent: { alias: string; ct: ContentType }): Frag {
-  if (!isLocalized(ownerType)) return frag(`''`);
-  if (isLocalized(parent.ct)) return frag(`${parent.alias}.locale`);
-  const locale = ctx.scope.locale && ctx.scope.locale !== '*' ? ctx.scope.locale : '';
-  return frag('?::text', [locale]);
+  const body = `FROM ${from} WHERE ${link} AND ${filter.sql}`;
+  if (!toMany) return frag(`(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`, [...doc.bindings, ...filter.bindings, ...order.bindings]);
+  return list(frag(`SELECT json_agg(${doc.sql} ORDER BY ${order.sql}) ${body}`, [...doc.bindings, ...order.bindings, ...filter.bindings]));
 }
 
 function media(ctx: SelectContext, multiple: boolean, data: string, name: string, node: PopulateNode): Frag {

@@ -5,8 +5,8 @@
  * zones, and the fixed statement cost of populate.
  *
  * Storage facts checked on rows: the owning side keeps documentIds in `data` (a string for
- * to-one, an ordered array for to-many); a to-many inverse side keeps only the order of its
- * owners (see core/documents/inverse-order.ts).
+ * to-one, an ordered array for to-many); the inverse side stores nothing (the order of a to-many
+ * one is each owner's rank, kept on the owner: core/documents/inverse-order.ts).
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -443,8 +443,10 @@ describe('relations (fixture app with every relation kind)', () => {
       await api.update('students', s3, { courses: { connect: [c] } });
       await api.update('students', s3, { name: uniq('renamed') });
       expect(await order('courses', c, 'students')).toEqual([s2, s3, s1]);
-      // the order is kept on the course's row, per owner locale ('' for a type without locales)
-      expect((await api.stored('courses', c)).students).toEqual({ '': [s2, s3, s1] });
+      // the order is each owner's rank in the course's list, on the owner's row; the course stores nothing
+      expect((await api.stored('students', s1)).$order).toEqual({ courses: { [c]: 4 } });
+      expect((await api.stored('students', s2)).$order).toEqual({ courses: { [c]: 2 } });
+      expect((await api.stored('courses', c))).not.toHaveProperty('students');
     });
 
     it('connects with positions through the inverse side: {start} then {after} puts those two first', async () => {
@@ -486,8 +488,11 @@ describe('relations (fixture app with every relation kind)', () => {
       expect(await order('courses', c3.documentId, 'students')).toEqual([s1, s2]);
       await api.remove('students', s1);
       expect(await order('courses', c3.documentId, 'students')).toEqual([s2]);
-      // a deleted owner leaves the stored order too
-      expect((await api.stored('courses', c3.documentId)).students).toEqual({ '': [s2] });
+      // a deleted course leaves the ranks its owners kept for it
+      const ranks = { [c2.documentId]: 1, [c3.documentId]: 2 };
+      expect((await api.stored('students', s2)).$order).toEqual({ courses: ranks });
+      await api.remove('courses', c3.documentId);
+      expect((await api.stored('students', s2)).$order).toEqual({ courses: { [c2.documentId]: 1 } });
     });
 
     it('keeps the order of a oneToMany inverse side (library.books) the same way', async () => {
