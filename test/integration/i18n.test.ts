@@ -225,6 +225,29 @@ describe('localizations', () => {
     expect((await t.request('GET', `/api/authors/${writer}?populate[0]=articles`)).body.data.articles).toEqual([]);
   });
 
+  it('orders a tag\'s articles per locale, in the order each locale\'s articles connected it', async () => {
+    // Strapi 5.54 answered a:en, b:en, b:fr, a:fr for all locales together (README: Where Vellum
+    // differs); each locale's articles come in that relative order here
+    const tag = (await t.request('POST', '/api/tags', { data: { name: 'per-locale order' } }))
+      .body.data.documentId;
+    const a = await article({ title: 'Order a' });
+    const b = await article({ title: 'Order b' });
+    for (const documentId of [a.documentId, b.documentId]) {
+      await t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: 'fr' } });
+    }
+    const [ida, idb] = [a.documentId, b.documentId];
+    const connects = [[ida, ''], [idb, ''], [idb, '?locale=fr'], [ida, '?locale=fr']];
+    for (const [documentId, query] of connects) {
+      const res = await t.request('PUT', `/api/articles/${documentId}${query}`, { data: { tags: { connect: [tag] } } });
+      expect(res.status).toBe(200);
+    }
+    const articlesOf = async (query: string): Promise<string[]> =>
+      (await t.request('GET', `/api/tags/${tag}?populate[0]=articles${query}`)).body.data.articles
+        .map((d: { documentId: string }) => d.documentId);
+    expect(await articlesOf('')).toEqual([a.documentId, b.documentId]);
+    expect(await articlesOf('&locale=fr')).toEqual([b.documentId, a.documentId]);
+  });
+
   it('publishes, unpublishes and discards per locale', async () => {
     const en = await article({ title: 'Per locale' });
     await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Par langue' } });
