@@ -9,6 +9,7 @@ import { checkPublishable } from './publish-check.ts';
 import { copyComponents } from './component-copies.ts';
 import { uniqueViolation } from './db-errors.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
+import { DROP_RANK, dropRankBindings, rankOwner } from './inverse-order.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
 import { inScope, ROW_COLUMNS, whereLocale, type Row, type Scope } from './rows.ts';
@@ -70,7 +71,9 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       registry, ctx.contentType.attributes, input, existing, 'row' in target ? 'update' : 'create',
       { draft },
     );
-    const inverse = await resolveRelations(ctx.db, registry, prepared.relations, prepared.media);
+    const { inverse, owned } = await resolveRelations(ctx.db, registry, prepared.relations, prepared.media);
+    const locale = 'row' in target ? target.row.locale : target.insert.locale;
+    await rankOwner(ctx.db, registry, ctx.uid, locale, prepared.data, owned);
     await assignComponentIds(ctx.db, prepared.newComponents);
     try {
       if ('row' in target) {
@@ -87,7 +90,6 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       throw uniqueViolation(err, ctx.contentType, prepared.data) ?? err;
     }
     const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
-    const locale = 'row' in target ? target.row.locale : target.insert.locale;
     await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written, locale);
     await applyInverseWrites(ctx.db, registry, documentId, inverse, locale ?? localeParam(ctx));
   }
@@ -148,7 +150,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       const rows = (await q.clone().select(ROW_COLUMNS).orderBy('id').forUpdate()) as Row[];
       if (rows.length === 0) return null;
       await q.delete();
-      await forgetDocument(ctx.db, registry, ctx.uid, documentId, rows.map((r) => Number(r.id)));
+      await forgetDocument(ctx.db, registry, ctx.uid, documentId, rows);
       return { documentId, entries: rows.map((r) => toDocument(ctx.contentType, r)) };
     },
     async publish(ctx) {
@@ -197,24 +199,30 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
 }
 
 /**
- * Remove a deleted document from the owning relations that point at it, so lists and
- * counts of those relations stay exact (one statement per referencing attribute). A deleted
- * file (`rowIds`: its deleted rows) also leaves the media attributes that held it.
+ * Remove a deleted document from the owning relations that point at it (and the ranks they
+ * keep it, inverse-order.ts), so lists and counts of those relations stay exact (one statement
+ * per referencing attribute). A deleted file (`rows`: its deleted rows) also leaves the media
+ * attributes that held it.
  */
-async function forgetDocument(db: Knex, registry: Registry, uid: string, documentId: string, rowIds: number[]): Promise<void> {
+async function forgetDocument(
+  db: Knex, registry: Registry, uid: string, documentId: string, rows: Row[],
+): Promise<void> {
   // media hold row ids, not documentIds: those rows are gone whatever other locales remain
-  if (uid === FILE_UID) await forgetFiles(db, registry, rowIds);
+  if (uid === FILE_UID) await forgetFiles(db, registry, rows.map((r) => Number(r.id)));
   const stillThere = await db(registry.contentType(uid).collectionName).first('id').where('document_id', documentId);
   if (stillThere) return; // other locales of the document remain
   for (const ref of registry.relationsTo(uid)) {
     const t = registry.contentType(ref.uid).collectionName;
     const path = db.raw('ARRAY[?]::text[]', [ref.attribute]);
+    const rank = dropRankBindings(ref.attribute, documentId);
     if (isToMany(ref.attr)) {
       await db(t).whereRaw('data -> ? \\? ?', [ref.attribute, documentId])
-        .update({ data: db.raw('jsonb_set(data, ?, (data -> ?) - ?)', [path, ref.attribute, documentId]) });
+        .update({
+          data: db.raw(`jsonb_set(data, ?, (data -> ?) - ?) ${DROP_RANK}`, [path, ref.attribute, documentId, ...rank]),
+        });
     } else {
       await db(t).whereRaw('data ->> ? = ?', [ref.attribute, documentId])
-        .update({ data: db.raw(`jsonb_set(data, ?, 'null'::jsonb)`, [path]) });
+        .update({ data: db.raw(`jsonb_set(data, ?, 'null'::jsonb) ${DROP_RANK}`, [path, ...rank]) });
     }
   }
 }

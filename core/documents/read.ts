@@ -50,7 +50,9 @@ export function matching(req: ReadRequest, alias: string): Knex.QueryBuilder {
 export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; total: number | null; json?: string }> {
   let n = 0;
   // related documents are worth rendering once per read only when several page documents may share them
-  const shared: SharedRenders | undefined = req.limit === 1 || req.documentId !== undefined ? undefined : { root: 'r', page: '"v:page"', ctes: [] };
+  // (not in a read of every locale: a shared render cannot follow each row's own locale)
+  const single = req.limit === 1 || req.documentId !== undefined || req.scope.locale === '*';
+  const shared: SharedRenders | undefined = single ? undefined : { root: 'r', page: '"v:page"', ctes: [] };
   const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}`, shared };
   const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
   const ctes: Frag[] = [];

@@ -6,6 +6,9 @@ import { FILE_UID, isToMany, type RelationAttribute } from '../content-types/typ
 import { whereLocale } from './rows.ts';
 import type { PendingMedia, PendingRelation } from './input.ts';
 import { applyRelationInput, applyToOneInput, referencedIds, type RelationInput } from './relation-input.ts';
+import {
+  DROP_RANK, dropRankBindings, keepsInverseOrder, rankedOwners, renumberOwners, type OwnedChange,
+} from './inverse-order.ts';
 
 /** A write to the inverse (`mappedBy`) side, applied to the owners once the document exists. */
 export interface InverseWrite {
@@ -26,6 +29,14 @@ const sameLocale = (q: Knex.QueryBuilder, registry: Registry, uid: string, local
 const positionIssue = (path: string[], message: string): FieldIssue =>
   ({ path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value: null });
 
+/** What a write's relations leave to do once its row is written. */
+export interface ResolvedRelations {
+  /** writes through inverse sides, for `applyInverseWrites` */
+  inverse: InverseWrite[];
+  /** owning relations whose inverse side keeps an order, for `rankOwner` */
+  owned: OwnedChange[];
+}
+
 /**
  * Check that every referenced document and file exists (one statement per target type) and
  * keep it from being deleted before the write commits, then compute the stored value of every
@@ -37,7 +48,7 @@ export async function resolveRelations(
   registry: Registry,
   relations: PendingRelation[],
   media: PendingMedia[],
-): Promise<InverseWrite[]> {
+): Promise<ResolvedRelations> {
   const issues: FieldIssue[] = [];
   const wanted = new Map<string, Set<string>>();
   for (const r of relations) {
@@ -57,6 +68,7 @@ export async function resolveRelations(
   }
 
   const inverse: InverseWrite[] = [];
+  const owned: OwnedChange[] = [];
   for (const r of relations) {
     const missing = referencedIds(r.input).filter((id) => !found.get(r.attr.target)?.has(id));
     if (missing.length > 0) {
@@ -68,13 +80,17 @@ export async function resolveRelations(
       inverse.push({ path: r.path, attr: r.attr, input: r.input });
       continue;
     }
+    const previous = asList(r.current);
     if (!isToMany(r.attr)) {
-      r.holder[r.key] = applyToOneInput(asList(r.current).at(-1) ?? null, r.input);
-      continue;
+      r.holder[r.key] = applyToOneInput(previous.at(-1) ?? null, r.input);
+    } else {
+      const next = applyRelationInput(previous, r.input);
+      if (typeof next === 'string') issues.push(positionIssue(r.path, next));
+      else r.holder[r.key] = next;
     }
-    const next = applyRelationInput(asList(r.current), r.input);
-    if (typeof next === 'string') issues.push(positionIssue(r.path, next));
-    else r.holder[r.key] = next;
+    if (keepsInverseOrder(registry, r.attr)) {
+      owned.push({ name: r.key, attr: r.attr, previous, next: asList(r.holder[r.key]) });
+    }
   }
 
   if (media.length > 0) {
@@ -95,7 +111,7 @@ export async function resolveRelations(
     }
   }
   if (issues.length > 0) throw fieldErrors(issues);
-  return inverse;
+  return { inverse, owned };
 }
 
 /**
@@ -131,9 +147,10 @@ export async function enforceExclusiveTargets(
 
 /**
  * Apply writes made through inverse sides by rewriting the owners' stored relation: the set
- * of owners pointing at `documentId` becomes what the input asks for. Inverse sides have no
- * stored order, so positions are only checked (an anchor must be connected, as on the owning
- * side); a failure throws, and the caller's transaction undoes the row already written.
+ * of owners pointing at `documentId` becomes what the input asks for, and on a to-many side the
+ * owners' ranks become the resulting order (positions and `set` order it, as on an owning side;
+ * see inverse-order.ts). A failure throws, and the caller's transaction undoes the row already
+ * written.
  */
 export async function applyInverseWrites(
   db: Knex, registry: Registry, documentId: string, writes: InverseWrite[], locale: string | null,
@@ -143,8 +160,8 @@ export async function applyInverseWrites(
     const table = registry.contentType(owner.uid).collectionName;
     const holds = owner.toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
     const owners = (): Knex.QueryBuilder => sameLocale(db(table), registry, owner.uid, locale);
-    const current: string[] = (await owners().select('document_id').whereRaw(holds, [owner.attribute, documentId]).groupBy('document_id').orderByRaw('min(id)'))
-      .map((r: { document_id: string }) => r.document_id);
+    const ranked = await rankedOwners(db, registry, owner.uid, owner.attribute, owner.toMany, documentId, locale);
+    const current = ranked.map((o) => o.id);
     let next: string[];
     if (isToMany(attr)) {
       const list = applyRelationInput(current, input);
@@ -158,9 +175,10 @@ export async function applyInverseWrites(
     const removed = current.filter((id) => !next.includes(id));
     const path = db.raw('ARRAY[?]::text[]', [owner.attribute]);
     if (removed.length > 0) {
+      const dropRank = dropRankBindings(owner.attribute, documentId);
       const value = owner.toMany ? db.raw('(data -> ?) - ?', [owner.attribute, documentId]) : db.raw(`'null'::jsonb`);
       await owners().whereIn('document_id', removed).whereRaw(holds, [owner.attribute, documentId])
-        .update({ data: db.raw('jsonb_set(data, ?, ?)', [path, value]) });
+        .update({ data: db.raw(`jsonb_set(data, ?, ?) ${DROP_RANK}`, [path, value, ...dropRank]) });
     }
     if (added.length > 0) {
       const value = owner.toMany
@@ -171,6 +189,10 @@ export async function applyInverseWrites(
       // exclusivity needs nothing more: on a to-one inverse side `next` holds one owner, so
       // every other owner that pointed here is in `removed` already
       await q.update({ data: db.raw('jsonb_set(data, ?, ?)', [path, value]) });
+    }
+    if (isToMany(attr)) {
+      const ranks = new Map(ranked.map((o) => [o.id, o.rank]));
+      await renumberOwners(db, registry, owner.uid, owner.attribute, documentId, locale, next, ranks);
     }
   }
 }

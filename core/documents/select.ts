@@ -16,6 +16,7 @@ import { compileFilters } from '../query/filters.ts';
 import { compileSort } from '../query/sort.ts';
 import { fragment as frag, isoTimestamp, joinFragments as join, quote, type SqlFragment as Frag } from '../query/sql.ts';
 import { scopeCondition, type Scope } from './rows.ts';
+import { ORDER_KEY } from './inverse-order.ts';
 
 /** What a document or component renders: its scalar fields (all when unset) and what it populates. */
 export interface Shape {
@@ -32,6 +33,11 @@ export interface SelectContext {
   alias(): string;
   /** in a list read: relations and media of the page's documents, rendered once per read (see `SharedRenders`) */
   shared?: SharedRenders;
+  /**
+   * The document row being rendered (set by `documentJson` for what it populates): in a read of
+   * every locale, a localized relation resolves in that row's own locale.
+   */
+  row?: { alias: string; ct: ContentType };
 }
 
 /**
@@ -141,10 +147,22 @@ export function documentJson(ctx: SelectContext, ct: ContentType, alias: string,
   }
   for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMN[key]}`))]);
   if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
+  const inner: SelectContext = { ...ctx, row: { alias, ct } };
   for (const [name, node] of Object.entries(shape.populate ?? {})) {
-    pairs.push([name, populated(ctx, ct.attributes, `${alias}.data`, name, node, { alias, ct })]);
+    pairs.push([name, populated(inner, ct.attributes, `${alias}.data`, name, node, { alias, ct })]);
   }
   return object(pairs);
+}
+
+/**
+ * Which versions of `target` (under `alias`) a relation shows: the read's status and locale; in
+ * a read of every locale (`*`), a localized target in the locale of the row that holds it.
+ */
+function targetScope(ctx: SelectContext, target: ContentType, alias: string): Frag {
+  const scope = scopeCondition(target, alias, ctx.scope);
+  const row = ctx.row;
+  if (ctx.scope.locale !== '*' || !row || !isLocalized(target) || !isLocalized(row.ct)) return scope;
+  return frag(`${scope.sql} AND ${alias}.locale = ${row.alias}.locale`, scope.bindings);
 }
 
 /** The JSON of one component instance (a jsonb expression); dynamic zone items lead with `__component`. */
@@ -221,7 +239,7 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
     return lookUp(shareRender(ctx, ctx.shared, shared, name, node), data, name, shared, ctx);
   }
   const t = ctx.alias();
-  const scope = scopeCondition(target, t, ctx.scope);
+  const scope = targetScope(ctx, target, t);
   const where = conditions(ctx, target.uid, t, node);
   const toMany = isToMany(attr);
   let from: string;
@@ -234,6 +252,9 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
     from = `${quote(target.collectionName)} ${t}`;
     link = `${t}.data @> ${held}`;
     natural = `(SELECT min(f.id) FROM ${quote(target.collectionName)} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
+    // a to-many side in the owners' ranks (inverse-order.ts); owners without one first, by age
+    const rank = `(${t}.data->${lit(ORDER_KEY)}->${lit(own.attribute)}->>${owner!.alias}.document_id)::float8`;
+    if (toMany) natural = `${rank} NULLS FIRST, ${natural}`;
   } else if (toMany) {
     const o = ctx.alias();
     from = `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${quote(target.collectionName)} ${t} ON ${t}.document_id = ${o}.v`;

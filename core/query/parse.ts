@@ -49,7 +49,8 @@ export function parseRestQuery(registry: Registry, uid: string, raw: Record<stri
     if (NOT_YET.has(key)) throw validationError(`The "${key}" parameter is not supported by this version of Vellum`, { key, source: 'query' });
   }
   const locale = raw.locale;
-  if (locale !== undefined && (typeof locale !== 'string' || !LOCALE_CODE.test(locale))) {
+  // '*': every locale (lists every version once; DELETE removes every locale)
+  if (locale !== undefined && locale !== '*' && (typeof locale !== 'string' || !LOCALE_CODE.test(locale))) {
     throw validationError('Invalid locale', { key: 'locale', source: 'query' });
   }
   const query: Query = {

@@ -33,7 +33,7 @@ export const i18nPlugin = definePlugin({
   register(app): I18nApi {
     const config = readI18nConfig(app.pluginConfig('i18n'));
     app.registry.addContentType(localeContentType);
-    app.documents.use(createI18nMiddleware(config));
+    app.documents.use(createI18nMiddleware(config, app.registry));
     const { prefix } = restApiConfig(app.config);
     app.server.route({
       method: 'GET',

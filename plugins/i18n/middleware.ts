@@ -2,12 +2,18 @@ import { validationError } from '../../core/errors.ts';
 import { isLocalized, type ContentType } from '../../core/content-types/types.ts';
 import type { Doc } from '../../core/documents/serialize.ts';
 import type { CreateParams, DocumentContext, DocumentMiddleware, UpdateParams } from '../../core/documents/types.ts';
+import type { Registry } from '../../core/content-types/registry.ts';
 import type { I18nConfig } from './config.ts';
+import { checkCopiedRelations } from './copied-relations.ts';
 
 
-/** Attributes shared by every locale of a document: those marked `i18n.localized: false`. */
+/**
+ * Attributes shared by every locale of a document: those marked `i18n.localized: false`,
+ * except relations, which Strapi always localizes (a relation marked so is still per locale).
+ */
 export function sharedAttributes(ct: ContentType): string[] {
   return Object.entries(ct.attributes)
+    .filter(([, attr]) => attr.type !== 'relation')
     .filter(([, attr]) => (attr.pluginOptions as { i18n?: { localized?: boolean } } | undefined)?.i18n?.localized === false)
     .map(([name]) => name);
 }
@@ -37,6 +43,9 @@ async function syncShared(ctx: DocumentContext, doc: Doc | null, locale: string)
   );
 }
 
+/** A write names one locale; '*' is refused with Strapi's message (and its empty details). */
+const oneLocale = () => validationError('Invalid locale param * provided. Document locales must be strings.');
+
 /**
  * i18n as document-service middleware: every call gets a known locale (the default when
  * omitted; an unknown one is a 400). On localized types, updating a locale a document does
@@ -44,7 +53,7 @@ async function syncShared(ctx: DocumentContext, doc: Doc | null, locale: string)
  * existing locale (Strapi leaves them empty: #23659), and every write keeps the shared
  * attributes identical across locales.
  */
-export function createI18nMiddleware(config: I18nConfig): DocumentMiddleware {
+export function createI18nMiddleware(config: I18nConfig, registry: Registry): DocumentMiddleware {
   const known = new Set(config.locales.map((l) => l.code));
   const resolve = (locale: string | undefined): string => {
     if (locale === undefined) return config.defaultLocale;
@@ -58,13 +67,16 @@ export function createI18nMiddleware(config: I18nConfig): DocumentMiddleware {
     if (!isLocalized(ctx.contentType)) return next();
     switch (ctx.action) {
       case 'create': {
-        if (params.locale === '*') throw validationError('A document is created in one locale', { key: 'locale' });
+        if (params.locale === '*') throw oneLocale();
         const doc = (await next()) as Doc;
         if ((ctx.params as CreateParams).documentId) await syncShared(ctx, doc, params.locale as string);
         return doc;
       }
       case 'update':
-        return updateOrLocalize(ctx as DocumentContext<'update'>, next);
+        return updateOrLocalize(ctx as DocumentContext<'update'>, next, registry);
+      case 'findOne':
+        // Strapi looks '*' up as a locale code, which no version has: 404 (lists take '*')
+        return params.locale === '*' ? null : next();
       case 'publish':
       case 'discardDraft': {
         const doc = (await next()) as Doc | null;
@@ -78,9 +90,11 @@ export function createI18nMiddleware(config: I18nConfig): DocumentMiddleware {
 }
 
 /** PUT ?locale=xx: update that localization, or create it when the document exists in other locales only. */
-async function updateOrLocalize(ctx: DocumentContext<'update'>, next: () => Promise<unknown>): Promise<unknown> {
+async function updateOrLocalize(
+  ctx: DocumentContext<'update'>, next: () => Promise<unknown>, registry: Registry,
+): Promise<unknown> {
   const p = ctx.params as UpdateParams & { locale: string };
-  if (p.locale === '*') throw validationError('A document is updated in one locale at a time', { key: 'locale' });
+  if (p.locale === '*') throw oneLocale();
   // the core finds the version to update (every locale a document has, has a draft), or none
   const doc = (await next()) as Doc | null;
   if (doc) {
@@ -92,6 +106,8 @@ async function updateOrLocalize(ctx: DocumentContext<'update'>, next: () => Prom
   const source = await ctx.db(table).first('data').where('document_id', p.documentId)
     .orderByRaw('(published_at IS NULL) DESC, id');
   if (!source) return null;
+  const base = pick(source.data, sharedAttributes(ctx.contentType));
+  await checkCopiedRelations(ctx.db, registry, ctx.contentType.attributes, base, p.locale);
   return ctx.documents(ctx.uid).create({
     documentId: p.documentId,
     data: p.data,
@@ -100,6 +116,6 @@ async function updateOrLocalize(ctx: DocumentContext<'update'>, next: () => Prom
     populate: p.populate,
     fields: p.fields,
     redact: p.redact,
-    base: pick(source.data, sharedAttributes(ctx.contentType)),
+    base,
   });
 }

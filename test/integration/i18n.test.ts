@@ -225,11 +225,120 @@ describe('localizations', () => {
     expect((await t.request('GET', `/api/authors/${writer}?populate[0]=articles`)).body.data.articles).toEqual([]);
   });
 
+  it('orders a tag\'s articles per locale, in the order each locale\'s articles connected it', async () => {
+    // Strapi 5.54 answered a:en, b:en, b:fr, a:fr for all locales together (README: Where Vellum
+    // differs); each locale's articles come in that relative order here
+    const tag = (await t.request('POST', '/api/tags', { data: { name: 'per-locale order' } }))
+      .body.data.documentId;
+    const a = await article({ title: 'Order a' });
+    const b = await article({ title: 'Order b' });
+    for (const documentId of [a.documentId, b.documentId]) {
+      await t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: 'fr' } });
+    }
+    const [ida, idb] = [a.documentId, b.documentId];
+    const connects = [[ida, ''], [idb, ''], [idb, '?locale=fr'], [ida, '?locale=fr']];
+    for (const [documentId, query] of connects) {
+      const res = await t.request('PUT', `/api/articles/${documentId}${query}`, { data: { tags: { connect: [tag] } } });
+      expect(res.status).toBe(200);
+    }
+    const articlesOf = async (query: string): Promise<string[]> =>
+      (await t.request('GET', `/api/tags/${tag}?populate[0]=articles${query}`)).body.data.articles
+        .map((d: { documentId: string }) => d.documentId);
+    expect(await articlesOf('')).toEqual([a.documentId, b.documentId]);
+    expect(await articlesOf('&locale=fr')).toEqual([b.documentId, a.documentId]);
+  });
+
   it('publishes, unpublishes and discards per locale', async () => {
     const en = await article({ title: 'Per locale' });
     await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Par langue' } });
     expect((await t.request('POST', `/api/articles/${en.documentId}/actions/unpublish?locale=fr`)).status).toBe(200);
     expect((await t.request('GET', `/api/articles/${en.documentId}?locale=fr`)).status).toBe(404);
     expect((await t.request('GET', `/api/articles/${en.documentId}`)).status).toBe(200);
+  });
+});
+
+// Every expected answer below is what Strapi 5.54 answered to the same requests on the blog
+// (with a third locale, de), in the same order.
+describe('locale=* (every locale)', () => {
+  let s: TestApp;
+  beforeAll(async () => {
+    const i18n = { config: { locales: ['en', 'fr', 'de'], defaultLocale: 'en' } };
+    s = await startApp({ config: { plugins: { i18n } } });
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+  const write = async (method: 'POST' | 'PUT', path: string, title: string): Promise<string> => {
+    const res = await s.request(method, path, { data: { title } });
+    expect(res.status, JSON.stringify(res.body)).toBe(method === 'POST' ? 201 : 200);
+    return res.body.data.documentId;
+  };
+  const list = async (query: string) => {
+    const res = await s.request('GET', `/api/articles?locale=*&fields[0]=title&fields[1]=locale${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const data = res.body.data.map((d: { title: string; locale: string }) => `${d.title}:${d.locale}`);
+    return { data, pagination: res.body.meta.pagination };
+  };
+
+  it('lists every version once, by id, counted; finds no single document; deletes every locale', async () => {
+    const a1 = await write('POST', '/api/articles', 'A1 en');
+    await write('PUT', `/api/articles/${a1}?locale=fr`, 'A1 fr');
+    const a2 = await write('POST', '/api/articles?locale=fr', 'A2 fr');
+    const a3 = await write('POST', '/api/articles?status=draft', 'A3 en draft');
+    await write('PUT', `/api/articles/${a2}?locale=de&status=draft`, 'A2 de draft');
+    await write('PUT', `/api/articles/${a1}?locale=de`, 'A1 de');
+    await write('PUT', `/api/articles/${a1}`, 'A1 en v2');
+
+    expect(await list('')).toEqual({
+      data: ['A1 fr:fr', 'A2 fr:fr', 'A1 de:de', 'A1 en v2:en'],
+      pagination: { page: 1, pageSize: 25, pageCount: 1, total: 4 },
+    });
+    expect(await list('&status=draft')).toEqual({
+      data: ['A1 en v2:en', 'A1 fr:fr', 'A2 fr:fr', 'A3 en draft:en', 'A2 de draft:de', 'A1 de:de'],
+      pagination: { page: 1, pageSize: 25, pageCount: 1, total: 6 },
+    });
+    expect(await list('&pagination[pageSize]=2&pagination[page]=2')).toEqual({
+      data: ['A1 de:de', 'A1 en v2:en'],
+      pagination: { page: 2, pageSize: 2, pageCount: 2, total: 4 },
+    });
+
+    // one document with locale=*: Strapi looks '*' up as a locale and finds nothing
+    for (const query of ['', '&status=draft', '&populate=localizations']) {
+      const one = await s.request('GET', `/api/articles/${a1}?locale=*${query}`);
+      expect(one.status).toBe(404);
+      expect(one.body).toEqual({
+        data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} },
+      });
+    }
+    // a write names one locale
+    const writes = [['POST', '/api/articles?locale=*'], ['PUT', `/api/articles/${a1}?locale=*`]] as const;
+    for (const [method, path] of writes) {
+      const refused = await s.request(method, path, { data: { title: 'star' } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toEqual({
+        status: 400, name: 'ValidationError', details: {},
+        message: 'Invalid locale param * provided. Document locales must be strings.',
+      });
+    }
+    // a type without locales ignores it
+    const tag = (await s.request('POST', '/api/tags', { data: { name: 'every-locale' } })).body.data.documentId;
+    const oneTag = await s.request('GET', `/api/tags/${tag}?locale=*`);
+    expect(oneTag.body.data).toMatchObject({ documentId: tag, name: 'every-locale' });
+    const tags = await s.request('GET', '/api/tags?locale=*');
+    expect(tags.body.data.map((d: { name: string }) => d.name)).toEqual(['every-locale']);
+
+    const deleted = await s.request('DELETE', `/api/articles/${a2}?locale=*`);
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    expect(await s.sql('articles').where('document_id', a2).count({ n: '*' }).first()).toEqual({ n: 0 });
+    expect((await list('&status=draft')).data).toEqual(['A1 en v2:en', 'A1 fr:fr', 'A3 en draft:en', 'A1 de:de']);
+    expect((await s.request('DELETE', `/api/articles/${a1}?locale=*`)).status).toBe(204);
+    expect(await list('&status=draft')).toEqual({
+      data: ['A3 en draft:en'], pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 },
+    });
+    expect(await list('')).toEqual({ data: [], pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } });
+    expect((await s.request('GET', `/api/articles/${a3}?status=draft`)).body.data.title).toBe('A3 en draft');
+    // a document that is not there (any more): 404 (Strapi answers 204; README: Where Vellum differs)
+    expect((await s.request('DELETE', `/api/articles/${a1}?locale=*`)).status).toBe(404);
   });
 });

@@ -5,7 +5,8 @@
  * zones, and the fixed statement cost of populate.
  *
  * Storage facts checked on rows: the owning side keeps documentIds in `data` (a string for
- * to-one, an ordered array for to-many); the inverse side stores nothing.
+ * to-one, an ordered array for to-many); the inverse side stores nothing (the order of a to-many
+ * one is each owner's rank, kept on the owner: core/documents/inverse-order.ts).
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -421,6 +422,113 @@ describe('relations (fixture app with every relation kind)', () => {
       expectValidationError(res, `students cannot place ${s2} relative to ${s3}, which is not connected`);
       expect(res.body.error.details.errors[0].path).toEqual(['students']);
       expect(await api.snapshot('students', 'courses')).toEqual(before);
+    });
+  });
+
+  // The orders below are what Strapi 5.54 answered to the same requests (course.students and
+  // library.books in the reference app, with the schemas of this fixture).
+  describe('inverse order (Strapi 5.54)', () => {
+    const order = async (plural: string, documentId: string, attr: string): Promise<string[]> =>
+      ids((await api.read(plural, documentId, `?populate=${attr}`))[attr]);
+
+    it('puts owners connecting from the owning side last; one that holds it already keeps its place', async () => {
+      const [c] = await many('courses', 'title', 1);
+      const [s1, s2, s3] = await many('students', 'name', 3);
+      for (const s of [s1, s2, s3]) await api.update('students', s, { courses: { connect: [c] } });
+      expect(await order('courses', c, 'students')).toEqual([s1, s2, s3]);
+      await api.update('students', s1, { courses: { disconnect: [c] } });
+      await api.update('students', s1, { courses: { connect: [c] } });
+      expect(await order('courses', c, 'students')).toEqual([s2, s3, s1]);
+      await api.update('students', s2, { courses: [c] });
+      await api.update('students', s3, { courses: { connect: [c] } });
+      await api.update('students', s3, { name: uniq('renamed') });
+      expect(await order('courses', c, 'students')).toEqual([s2, s3, s1]);
+      // the order is each owner's rank in the course's list, on the owner's row; the course stores nothing
+      expect((await api.stored('students', s1)).$order).toEqual({ courses: { [c]: 4 } });
+      expect((await api.stored('students', s2)).$order).toEqual({ courses: { [c]: 2 } });
+      expect((await api.stored('courses', c))).not.toHaveProperty('students');
+    });
+
+    it('connects with positions through the inverse side: {start} then {after} puts those two first', async () => {
+      const [c] = await many('courses', 'title', 1);
+      const [s1, s2, s3, s4, s5, s6, s7] = await many('students', 'name', 7);
+      for (const s of [s2, s3, s1]) await api.update('students', s, { courses: { connect: [c] } });
+      const put = (students: unknown) => api.update('courses', c, { students });
+      await put({
+        connect: [{ documentId: s4, position: { start: true } }, { documentId: s5, position: { after: s4 } }],
+      });
+      expect(await order('courses', c, 'students')).toEqual([s4, s5, s2, s3, s1]);
+      await put({ connect: [{ documentId: s1, position: { before: s4 } }] });
+      expect(await order('courses', c, 'students')).toEqual([s1, s4, s5, s2, s3]);
+      await put({ connect: [{ documentId: s6, position: { end: true } }, s2] });
+      expect(await order('courses', c, 'students')).toEqual([s1, s4, s5, s3, s6, s2]);
+      await put({ connect: [{ documentId: s3, position: { after: s1 } }] });
+      expect(await order('courses', c, 'students')).toEqual([s1, s3, s4, s5, s6, s2]);
+      // an owner connecting afterwards goes last, after the order the inverse side set
+      await api.update('students', s7, { courses: [c] });
+      expect(await order('courses', c, 'students')).toEqual([s1, s3, s4, s5, s6, s2, s7]);
+      await put({ disconnect: [s5] });
+      expect(await order('courses', c, 'students')).toEqual([s1, s3, s4, s6, s2, s7]);
+      // the students' own lists only gained the course at their end
+      expect((await api.stored('students', s4)).courses).toEqual([c]);
+    });
+
+    it('orders a set through the inverse side as given, on update and on create', async () => {
+      const [c] = await many('courses', 'title', 1);
+      const [s1, s2, s3, s5, s6] = await many('students', 'name', 5);
+      await api.update('courses', c, { students: [s1, s5] });
+      await api.update('courses', c, { students: [s3, s1, s5] });
+      expect(await order('courses', c, 'students')).toEqual([s3, s1, s5]);
+      await api.update('courses', c, { students: { set: [s5, s6, s3] } });
+      expect(await order('courses', c, 'students')).toEqual([s5, s6, s3]);
+      const c2 = await api.create('courses', { title: uniq('course'), students: [s2, s1, s3] }, '?populate=students');
+      expect(ids(c2.students)).toEqual([s2, s1, s3]);
+      const connect = [s2, { documentId: s1, position: { start: true } }];
+      const c3 = await api.create('courses', { title: uniq('course'), students: { connect } });
+      expect(await order('courses', c3.documentId, 'students')).toEqual([s1, s2]);
+      await api.remove('students', s1);
+      expect(await order('courses', c3.documentId, 'students')).toEqual([s2]);
+      // a deleted course leaves the ranks its owners kept for it
+      const ranks = { [c2.documentId]: 1, [c3.documentId]: 2 };
+      expect((await api.stored('students', s2)).$order).toEqual({ courses: ranks });
+      await api.remove('courses', c3.documentId);
+      expect((await api.stored('students', s2)).$order).toEqual({ courses: { [c2.documentId]: 1 } });
+    });
+
+    it('keeps the order of a oneToMany inverse side (library.books) the same way', async () => {
+      const [l, l2] = await many('libraries', 'name', 2);
+      const [b1, b2, b3, b4, b5] = await books(5);
+      for (const b of [b1, b2, b3]) await api.update('books', b, { library: l });
+      expect(await order('libraries', l, 'books')).toEqual([b1, b2, b3]);
+      const connect = [{ documentId: b4, position: { start: true } }, { documentId: b5, position: { after: b4 } }];
+      await api.update('libraries', l, { books: { connect } });
+      expect(await order('libraries', l, 'books')).toEqual([b4, b5, b1, b2, b3]);
+      await api.update('books', b1, { library: l });
+      await api.update('books', b2, { library: { connect: [l] } });
+      expect(await order('libraries', l, 'books')).toEqual([b4, b5, b1, b2, b3]);
+      await api.update('books', b4, { library: l2 });
+      await api.update('books', b4, { library: l });
+      expect(await order('libraries', l, 'books')).toEqual([b5, b1, b2, b3, b4]);
+    });
+
+    it('reads the stored order in list reads (one statement) as in single reads', async () => {
+      const [c1, c2] = await many('courses', 'title', 2);
+      const [s1, s2, s3] = await many('students', 'name', 3);
+      for (const s of [s1, s2, s3]) await api.update('students', s, { courses: [c1, c2] });
+      await api.update('courses', c1, { students: { connect: [{ documentId: s3, position: { start: true } }] } });
+      await api.update('courses', c2, { students: { connect: [{ documentId: s1, position: { after: s2 } }] } });
+      const list = `/api/courses?filters[documentId][$in][0]=${c1}&filters[documentId][$in][1]=${c2}&sort=id`;
+      await t.request('GET', list);
+      t.queries.length = 0;
+      await t.request('GET', list);
+      const bare = t.queries.length;
+      t.queries.length = 0;
+      const res = await t.request('GET', `${list}&populate=students`);
+      expect(res.status).toBe(200);
+      expect(t.queries).toHaveLength(bare); // populating costs no statement of its own
+      expect(res.body.data.map((c: Doc) => ids(c.students))).toEqual([[s3, s1, s2], [s2, s1, s3]]);
+      const counted = await t.request('GET', `/api/courses/${c1}?populate[students][count]=true`);
+      expect(counted.body.data.students).toEqual({ count: 3 });
     });
   });
 

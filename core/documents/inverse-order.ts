@@ -1,0 +1,125 @@
+/**
+ * The order of inverse (`mappedBy`) to-many relations. Who is related is decided by the owners
+ * (they hold the documentIds); the order Strapi shows on the inverse side is kept on the owners'
+ * rows too, as each owner's rank in each target's list:
+ *
+ *   data.$order = { "<owning attribute>": { "<target documentId>": rank } }
+ *
+ * (`$` cannot start an attribute name, so no attribute clashes with it; reads never show it).
+ * An owner row is one locale and one status, so a type without locales (a tag) gets one order
+ * per locale of its owners, as in Strapi. Kept on the owners, not on the target, because owners
+ * are what a write locks already: an edit of the target never waits for a write pointing at it.
+ * Strapi's rules: an owner that newly connects a target goes last (the largest rank there + 1);
+ * one that held it keeps its rank; a write through the inverse side renumbers its owners to the
+ * order it computed (positions, `set`). Reads sort by rank, owners without one (rows written
+ * before ranks existed) first, then by age. Two owners connecting one target at the same moment
+ * may read the same largest rank and tie; age orders them then.
+ */
+import type { Knex } from 'knex';
+import type { Registry } from '../content-types/registry.ts';
+import { isPlainObject } from '../config/merge.ts';
+import { isLocalized, isToMany, type RelationAttribute } from '../content-types/types.ts';
+import { whereLocale } from './rows.ts';
+
+/** The key of the ranks in an owner row's `data`. */
+export const ORDER_KEY = '$order';
+
+/** An owning relation's stored targets before and after a write of one owner row. */
+export interface OwnedChange {
+  name: string;
+  attr: RelationAttribute;
+  previous: string[];
+  next: string[];
+}
+
+/** Whether the inverse side of an owning relation is to-many (so has an order to keep). */
+export function keepsInverseOrder(registry: Registry, attr: RelationAttribute): boolean {
+  if (!attr.inversedBy || attr.mappedBy) return false;
+  const inverse = registry.contentType(attr.target).attributes[attr.inversedBy];
+  return inverse?.type === 'relation' && isToMany(inverse);
+}
+
+/** The ranks an owner row holds for one owning attribute (target documentId → rank). */
+function ranksOf(data: Record<string, unknown>, name: string): Record<string, number> {
+  const all = data[ORDER_KEY];
+  const ranks = isPlainObject(all) ? all[name] : undefined;
+  return isPlainObject(ranks) ? { ...(ranks as Record<string, number>) } : {};
+}
+
+/**
+ * Before an owner row is written (`data`, in `locale`): the targets it gained get it last in
+ * their lists (one statement per relation, reading the largest rank there among the owners of
+ * that locale), the targets it lost forget its rank; targets it kept keep theirs.
+ */
+export async function rankOwner(
+  db: Knex, registry: Registry, ownerUid: string, locale: string | null, data: Record<string, unknown>,
+  changes: OwnedChange[],
+): Promise<void> {
+  const owners = registry.contentType(ownerUid);
+  for (const { name, attr, previous, next } of changes) {
+    if (!keepsInverseOrder(registry, attr)) continue;
+    const ranks = ranksOf(data, name);
+    for (const id of Object.keys(ranks)) if (!next.includes(id)) delete ranks[id];
+    const gained = next.filter((id) => !previous.includes(id));
+    if (gained.length > 0) {
+      const local = isLocalized(owners) && locale !== null && locale !== '*';
+      // a to-many owner holds an array of ids, a to-one owner (manyToOne) the id itself
+      const held = isToMany(attr) ? 'jsonb_build_array(g.id)' : 'to_jsonb(g.id)';
+      const { rows } = await db.raw(
+        `SELECT g.id, (SELECT max((o.data -> ? -> ? ->> g.id)::float8) FROM ?? o
+           WHERE o.data @> jsonb_build_object(?::text, ${held})${local ? ' AND o.locale = ?' : ''}) AS rank
+         FROM unnest(?::text[]) g(id)`,
+        [ORDER_KEY, name, owners.collectionName, name, ...(local ? [locale] : []), gained],
+      ) as { rows: Array<{ id: string; rank: number | null }> };
+      for (const { id, rank } of rows) ranks[id] = (rank ?? 0) + 1;
+    }
+    const all = isPlainObject(data[ORDER_KEY]) ? (data[ORDER_KEY] as Record<string, unknown>) : {};
+    data[ORDER_KEY] = { ...all, [name]: ranks };
+  }
+}
+
+/**
+ * The owners of `documentId` in `locale` holding it through `attribute`, in the inverse side's
+ * order (rank, then age), with the rank each has (null: none yet).
+ */
+export async function rankedOwners(
+  db: Knex, registry: Registry, ownerUid: string, attribute: string, toMany: boolean, documentId: string,
+  locale: string | null,
+): Promise<Array<{ id: string; rank: number | null }>> {
+  const ct = registry.contentType(ownerUid);
+  const holds = toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
+  const rows: Array<{ document_id: string; rank: number | null }> = await whereLocale(db(ct.collectionName), ct, locale)
+    .select('document_id', db.raw(`max((data -> ? -> ? ->> ?)::float8) AS rank`, [ORDER_KEY, attribute, documentId]))
+    .whereRaw(holds, [attribute, documentId]).groupBy('document_id')
+    .orderByRaw('rank NULLS FIRST, min(id)');
+  return rows.map((r) => ({ id: r.document_id, rank: r.rank }));
+}
+
+/**
+ * After a write through an inverse side: its owners in `locale` (`next`, in order) are ranked
+ * 1, 2, … in `documentId`'s list; only the rows whose rank changes are written (one statement).
+ */
+export async function renumberOwners(
+  db: Knex, registry: Registry, ownerUid: string, attribute: string, documentId: string, locale: string | null,
+  next: string[], ranks: ReadonlyMap<string, number | null>,
+): Promise<void> {
+  const moved = next.map((id, i) => ({ id, rank: i + 1 })).filter((o) => ranks.get(o.id) !== o.rank);
+  if (moved.length === 0) return;
+  const ct = registry.contentType(ownerUid);
+  const local = isLocalized(ct) && locale !== null && locale !== '*';
+  const all = `CASE WHEN jsonb_typeof(o.data -> ?) = 'object' THEN o.data -> ? ELSE '{}'::jsonb END`;
+  const mine = `CASE WHEN jsonb_typeof(o.data -> ? -> ?) = 'object' THEN o.data -> ? -> ? ELSE '{}'::jsonb END`;
+  await db.raw(
+    `UPDATE ?? o SET data = jsonb_set(o.data, ARRAY[?]::text[], (${all}) || jsonb_build_object(?::text,
+       (${mine}) || jsonb_build_object(?::text, v.rank)))
+     FROM unnest(?::text[], ?::int[]) v(id, rank) WHERE o.document_id = v.id${local ? ' AND o.locale = ?' : ''}`,
+    [
+      ct.collectionName, ORDER_KEY, ORDER_KEY, ORDER_KEY, attribute, ORDER_KEY, attribute, ORDER_KEY, attribute,
+      documentId, moved.map((o) => o.id), moved.map((o) => o.rank), ...(local ? [locale] : []),
+    ],
+  );
+}
+
+/** SQL dropping `documentId`'s rank under `attribute` from the `data` expression before it (`<data> #- …`). */
+export const DROP_RANK = '#- ARRAY[?, ?, ?]::text[]';
+export const dropRankBindings = (attribute: string, documentId: string): string[] => [ORDER_KEY, attribute, documentId];
