@@ -1,6 +1,4 @@
-import { configurationError } from '../../core/errors.ts';
-import { isPlainObject, type PlainObject } from '../../core/config/merge.ts';
-import { LOCALE_CODE } from '../../core/query/parse.ts';
+import { configurationError, isPlainObject, LOCALE_CODE, type PlainObject } from '../../core/index.ts';
 
 export interface LocaleConfig { code: string; name: string }
 export interface I18nConfig { locales: LocaleConfig[]; defaultLocale: string }

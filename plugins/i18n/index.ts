@@ -1,6 +1,4 @@
-import { restApiConfig } from '../../core/config/rest.ts';
-import { definePlugin } from '../../core/kernel/plugin.ts';
-import type { App } from '../../core/kernel/app.ts';
+import { type App, definePlugin, restApiConfig } from '../../core/index.ts';
 import { readI18nConfig, type I18nConfig } from './config.ts';
 import { LOCALE_UID, localeContentType } from './locale-schema.ts';
 import { createI18nMiddleware } from './middleware.ts';

@@ -1,5 +1,4 @@
-import { configurationError } from '../../core/errors.ts';
-import { isPlainObject, type PlainObject } from '../../core/config/merge.ts';
+import { configurationError, isPlainObject, type PlainObject } from '../../core/index.ts';
 
 export interface UploadConfig {
   /** 'local', a provider package name, or a module object with `init` */

@@ -1,5 +1,4 @@
-import { definePlugin } from '../../core/kernel/plugin.ts';
-import { restApiConfig } from '../../core/config/rest.ts';
+import { definePlugin, restApiConfig } from '../../core/index.ts';
 import { readUploadConfig } from './config.ts';
 import { fileContentType } from './file-schema.ts';
 import { loadProvider, uploadsDir } from './providers.ts';

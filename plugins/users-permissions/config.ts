@@ -1,5 +1,4 @@
-import { configurationError } from '../../core/errors.ts';
-import { isPlainObject } from '../../core/config/merge.ts';
+import { configurationError, isPlainObject } from '../../core/index.ts';
 
 export interface RoleConfig {
   name?: string;

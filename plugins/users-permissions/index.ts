@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
-import { definePlugin } from '../../core/kernel/plugin.ts';
-import { restApiConfig } from '../../core/config/rest.ts';
-import { WRITE_ACTIONS } from '../../core/documents/types.ts';
+import { definePlugin, restApiConfig, WRITE_ACTIONS } from '../../core/index.ts';
 import { readUsersPermissionsConfig, type UsersPermissionsConfig } from './config.ts';
 import { apiTokenContentType, loadUserContentType, roleContentType, ROLE_UID } from './schemas.ts';
 import { resolveSecret } from './secrets.ts';
