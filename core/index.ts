@@ -73,3 +73,9 @@ export { restApiConfig } from './config/rest.ts';
 export type { RestApiConfig } from './config/rest.ts';
 export type { EnvFn } from './config/env.ts';
 export type { ConfigName, RawConfig, ConfigOverrides, MiddlewaresConfig } from './config/load.ts';
+export { parseConfig, expected } from './config/validate.ts';
+export type { ConfigSchema, ConfigKey, ConfigPlace, ConfigSources } from './config/validate.ts';
+export { serverConfigSchema, databaseConfigSchema, apiConfigSchema } from './config/schemas.ts';
+export type { ServerConfig, DatabaseConfig, ApiConfig } from './config/schemas.ts';
+// zod, which config schemas are written with: the version `app.pluginConfig(name, schema)` reads
+export { z } from 'zod';
