@@ -1,4 +1,4 @@
-import type { Plugin } from '../core/kernel/plugin.ts';
+import type { Plugin } from '../core/index.ts';
 import { restPlugin } from './rest/index.ts';
 import { uploadPlugin } from './upload/index.ts';
 import { i18nPlugin } from './i18n/index.ts';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { configurationError } from '../errors.ts';
 import { createEnv, type EnvFn } from './env.ts';
-import { deepMerge, type PlainObject } from './merge.ts';
+import { deepMerge, isPlainObject, type PlainObject } from './merge.ts';
+import type { ConfigKey, ConfigSources } from './validate.ts';
 
 /** The config files an app may have, each `config/<name>.{ts,js,mjs,json}` exporting an object. */
 export const CONFIG_FILES = ['server', 'database', 'api', 'plugins'] as const;
@@ -30,6 +31,13 @@ async function exists(file: string): Promise<boolean> {
  * default export; undefined when the file does not exist.
  */
 async function loadFile(dir: string, name: string, env: EnvFn, shape: 'an object' | 'an array'): Promise<unknown> {
+  return (await loadFileAt(dir, name, env, shape))?.value;
+}
+
+/** `loadFile`, with the path of the file read. */
+async function loadFileAt(
+  dir: string, name: string, env: EnvFn, shape: 'an object' | 'an array',
+): Promise<{ file: string; value: unknown } | undefined> {
   for (const ext of EXTENSIONS) {
     const file = path.join(dir, name + ext);
     if (!(await exists(file))) continue;
@@ -44,9 +52,40 @@ async function loadFile(dir: string, name: string, env: EnvFn, shape: 'an object
     const object = value !== null && typeof value === 'object' && !Array.isArray(value);
     const fits = shape === 'an array' ? Array.isArray(value) : object;
     if (!fits) throw configurationError(`${file}: must export ${shape} or a function returning one`);
-    return value;
+    return { file, value };
   }
   return undefined;
+}
+
+/** One layer of a config file, as merged: a file of Vellum's, of the app's, or the caller's overrides. */
+interface Layer { label: string; value: PlainObject; app?: true }
+
+const valueAt = (value: unknown, key: ConfigKey): unknown =>
+  key.reduce<unknown>((v, k) => (isPlainObject(v) || Array.isArray(v) ? (v as PlainObject)[String(k)] : undefined),
+    value);
+
+/**
+ * Which layer set a key: the last one defining the longest part of its path (the merge let later
+ * layers win key by key, and a value that is not an object replaced the object below it whole).
+ */
+function createSources(layers: Record<ConfigName, Layer[]>, appDir: string): ConfigSources {
+  return {
+    describe(name, key) {
+      for (let n = key.length; n > 0; n -= 1) {
+        const prefix = key.slice(0, n);
+        const setBy = layers[name].filter((l) => valueAt(l.value, prefix) !== undefined).at(-1);
+        if (setBy) return setBy.label;
+      }
+      // nothing set it (a key the schema requires): where the app would set it
+      return layers[name].find((l) => l.app)?.label ?? `config/${name} (app ${appDir}, no such file)`;
+    },
+  };
+}
+
+/** The merged config and where each of its values came from. */
+export interface LoadedConfig {
+  config: RawConfig;
+  sources: ConfigSources;
 }
 
 /**
@@ -58,19 +97,28 @@ export async function loadConfig(options: {
   appDir: string;
   env: Record<string, string | undefined>;
   overrides?: ConfigOverrides;
-}): Promise<RawConfig> {
+}): Promise<LoadedConfig> {
   const env = createEnv(options.env);
   const appConfigDir = path.join(options.appDir, 'config');
   const out = {} as RawConfig;
+  const layers = {} as Record<ConfigName, Layer[]>;
   for (const name of CONFIG_FILES) {
-    const platform = ((await loadFile(options.platformDir, name, env, 'an object')) ?? {}) as PlainObject;
-    const app = ((await loadFile(appConfigDir, name, env, 'an object')) ?? {}) as PlainObject;
-    out[name] = deepMerge(deepMerge(platform, app), options.overrides?.[name] ?? {});
+    const platform = await loadFileAt(options.platformDir, name, env, 'an object');
+    const app = await loadFileAt(appConfigDir, name, env, 'an object');
+    const override = options.overrides?.[name];
+    const overridden = `config/${name} (the override given to createApp, app ${options.appDir})`;
+    layers[name] = [
+      ...(platform ? [{ label: `${platform.file} (Vellum's defaults)`, value: platform.value as PlainObject }] : []),
+      ...(app ? [{ label: app.file, value: app.value as PlainObject, app: true as const }] : []),
+      ...(override ? [{ label: overridden, value: override }] : []),
+    ];
+    const files = deepMerge((platform?.value ?? {}) as PlainObject, (app?.value ?? {}) as PlainObject);
+    out[name] = deepMerge(files, override ?? {});
   }
   // a list is not merged: the app's replaces the platform's whole, as an app's replaces Strapi's default
   out.middlewares = (options.overrides?.middlewares
     ?? (await loadFile(appConfigDir, 'middlewares', env, 'an array'))
     ?? (await loadFile(options.platformDir, 'middlewares', env, 'an array'))
     ?? []) as MiddlewaresConfig;
-  return out;
+  return { config: out, sources: createSources(layers, options.appDir) };
 }

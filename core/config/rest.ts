@@ -1,6 +1,8 @@
 import type { PaginationConfig } from '../query/pagination.ts';
+import type { QueryLimits } from '../query/bounds.ts';
 import type { RawConfig } from './load.ts';
-import { DEFAULT_QUERY_LIMITS, type QueryLimits } from '../query/bounds.ts';
+import { apiConfigSchema } from './schemas.ts';
+import { parseConfig } from './validate.ts';
 
 export interface RestApiConfig {
   /** where every plugin's content-API routes live (`api.rest.prefix`, default /api) */
@@ -11,22 +13,15 @@ export interface RestApiConfig {
   limits: QueryLimits;
 }
 
-/** `config/api` → `rest`, read once for every plugin that serves content-API routes. */
+/**
+ * `config/api` → `rest`, read once for every plugin that serves content-API routes. An app's
+ * config was checked (naming the file) when it was created: this only applies the defaults.
+ */
 export function restApiConfig(config: RawConfig): RestApiConfig {
-  const rest = ((config.api as { rest?: Record<string, unknown> }).rest ?? {}) as {
-    prefix?: string; defaultLimit?: number; maxLimit?: number | null; withCount?: boolean;
-    maxQueryDepth?: number; maxQueryConditions?: number;
-  };
+  const { rest } = parseConfig(apiConfigSchema, config.api, { name: 'api' });
   return {
-    prefix: rest.prefix ?? '/api',
-    pagination: {
-      defaultLimit: rest.defaultLimit ?? 25,
-      maxLimit: rest.maxLimit === undefined ? 100 : rest.maxLimit,
-      withCount: rest.withCount ?? true,
-    },
-    limits: {
-      maxDepth: rest.maxQueryDepth ?? DEFAULT_QUERY_LIMITS.maxDepth,
-      maxConditions: rest.maxQueryConditions ?? DEFAULT_QUERY_LIMITS.maxConditions,
-    },
+    prefix: rest.prefix,
+    pagination: { defaultLimit: rest.defaultLimit, maxLimit: rest.maxLimit, withCount: rest.withCount },
+    limits: { maxDepth: rest.maxQueryDepth, maxConditions: rest.maxQueryConditions },
   };
 }

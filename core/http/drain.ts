@@ -2,11 +2,13 @@ import type { IncomingMessage } from 'node:http';
 import { configurationError } from '../errors.ts';
 
 const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+/** The sizes `byteSize` reads: a number with an optional unit. */
+export const BYTE_SIZE = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i;
 
 /** A `server.body` size (`'2mb'`, `'512kb'`, a number of bytes) in bytes, as koa-body reads it. */
 export function byteSize(value: string | number): number {
   if (typeof value === 'number') return value;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(value);
+  const m = BYTE_SIZE.exec(value);
   if (!m) {
     throw configurationError(`config/server: body sizes are bytes or text like '2mb' (got ${JSON.stringify(value)})`);
   }

@@ -4,8 +4,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { access } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import { pino, type Logger } from 'pino';
+import type { z } from 'zod';
 import { loadConfig, type ConfigOverrides, type RawConfig } from '../config/load.ts';
 import type { PlainObject } from '../config/merge.ts';
+import { parseConfig, type ConfigSchema } from '../config/validate.ts';
+import { apiConfigSchema, databaseConfigSchema, serverConfigSchema } from '../config/schemas.ts';
 import { createRegistry, type Registry } from '../content-types/registry.ts';
 import { loadAppSchemas } from '../content-types/load.ts';
 import { createDocumentService, type DocumentService } from '../documents/service.ts';
@@ -67,8 +70,13 @@ export interface App {
   plugin<API>(plugin: Plugin<API>): API;
   /** Whether the plugin is installed and enabled. */
   hasPlugin(plugin: Plugin<any>): boolean;
-  /** The `config` object of a plugin from `config/plugins`. */
+  /** The `config` object of a plugin from `config/plugins`, as written. */
   pluginConfig<T extends PlainObject = PlainObject>(name: string): T;
+  /**
+   * The `config` object of a plugin from `config/plugins`, parsed with the plugin's schema (defaults
+   * applied); a bad value is a ConfigurationError naming the file that set it and its key.
+   */
+  pluginConfig<S extends ConfigSchema>(name: string, schema: S): z.output<S>;
   /** register → registry freeze → database → table sync → bootstrap */
   start(): Promise<void>;
   /** start (if needed) and listen; returns the address */
@@ -104,18 +112,23 @@ async function appLifecycle(appDir: string): Promise<Plugin<void> | null> {
 export async function createApp(options: AppOptions): Promise<App> {
   const appDir = path.resolve(options.appDir);
   const env = options.env ?? process.env;
-  const config = await loadConfig({ platformDir: PLATFORM_CONFIG_DIR, appDir, env, overrides: options.config });
-  const log = options.logger ?? pino({ level: String((config.server.logger as PlainObject | undefined)?.level ?? 'info') });
+  const overrides = options.config;
+  const { config, sources } = await loadConfig({ platformDir: PLATFORM_CONFIG_DIR, appDir, env, overrides });
+  // the kernel's own keys are checked before anything runs, each message naming the file and key
+  const serverConfig = parseConfig(serverConfigSchema, config.server, { name: 'server', sources });
+  const dbConfig = parseConfig(databaseConfigSchema, config.database, { name: 'database', sources });
+  parseConfig(apiConfigSchema, config.api, { name: 'api', sources });
+  const log = options.logger ?? pino({ level: serverConfig.logger.level });
   const registry = createRegistry();
   // the one place the public folder is decided: served here, written by the local upload provider
-  const publicDir = path.join(appDir, String(config.server.publicDir ?? 'public'));
+  const publicDir = path.join(appDir, serverConfig.publicDir);
   // a request's statements are cancelled when its client goes away: the server sets the signal, the pool reads it
   const cancellation = createCancellation();
   const cors = readCorsConfig(config.middlewares, config.server.cors);
   const server = createHttpServer({
     log,
-    body: config.server.body as HttpServerOptions['body'],
-    proxy: readProxyConfig(config.server.proxy),
+    body: serverConfig.body as HttpServerOptions['body'],
+    proxy: readProxyConfig(serverConfig.proxy),
     publicDir,
     cors: cors ? createCors(cors) : undefined,
     cancellation,
@@ -141,11 +154,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   let phase: 'created' | 'starting' | 'started' | 'destroyed' = 'created';
 
   async function connect(): Promise<Knex> {
-    const dbConfig = config.database as {
-      connection?: { connection: string | ConnectionOptions }; pool?: { min?: number; max?: number };
-      embedded?: { dataDir?: string; port?: number; restarts?: number }; statementTimeout?: number;
-    };
-    connection = options.databaseUrl ?? dbConfig.connection?.connection;
+    connection = options.databaseUrl ?? (dbConfig.connection?.connection as string | ConnectionOptions | undefined);
     if (!connection) {
       const dataDir = path.resolve(appDir, dbConfig.embedded?.dataDir ?? '.data');
       log.info({ dataDir }, 'starting embedded PostgreSQL');
@@ -186,8 +195,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       return apis.get(plugin) as API;
     },
     hasPlugin: (plugin) => apis.has(plugin),
-    pluginConfig<T extends PlainObject>(name: string): T {
-      return (((config.plugins[name] as PlainObject | undefined)?.config ?? {}) as T);
+    pluginConfig(name: string, schema?: ConfigSchema) {
+      const raw = (config.plugins[name] as PlainObject | undefined)?.config ?? {};
+      return schema ? parseConfig(schema, raw, { name: 'plugins', key: [name, 'config'], sources }) : raw;
     },
     async start() {
       if (phase !== 'created') return;
@@ -212,8 +222,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async listen(opts = {}) {
       await app.start();
-      const host = opts.host ?? String(config.server.host ?? '0.0.0.0');
-      const port = opts.port ?? Number(config.server.port ?? 1337);
+      const host = opts.host ?? serverConfig.host;
+      const port = opts.port ?? serverConfig.port;
       const address = await server.listen(port, host);
       const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
       return { port: address.port, url: `http://${shownHost}:${address.port}` };
@@ -221,7 +231,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     async destroy() {
       if (phase === 'destroyed') return;
       phase = 'destroyed';
-      const timeoutMs = Number(config.server.shutdownTimeoutMs ?? 10000);
+      const timeoutMs = serverConfig.shutdownTimeoutMs;
       const deadline = Date.now() + timeoutMs;
       await server.close(timeoutMs);
       // One budget for the whole shutdown: a statement still running when it is spent (a request cut at

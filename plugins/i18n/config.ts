@@ -1,6 +1,4 @@
-import { configurationError } from '../../core/errors.ts';
-import { isPlainObject, type PlainObject } from '../../core/config/merge.ts';
-import { LOCALE_CODE } from '../../core/query/parse.ts';
+import { expected, LOCALE_CODE, z } from '../../core/index.ts';
 
 export interface LocaleConfig { code: string; name: string }
 export interface I18nConfig { locales: LocaleConfig[]; defaultLocale: string }
@@ -16,23 +14,31 @@ function displayName(code: string): string {
   return name && name !== code ? `${name} (${code})` : code;
 }
 
-/** `config/plugins` → `i18n.config`: `locales` (codes or `{code, name}`) and `defaultLocale`. */
-export function readI18nConfig(raw: PlainObject): I18nConfig {
-  const list = raw.locales ?? ['en'];
-  if (!Array.isArray(list) || list.length === 0) throw configurationError('config/plugins: i18n.config.locales must be a non-empty array');
-  const locales = list.map((item): LocaleConfig => {
-    const code = isPlainObject(item) ? item.code : item;
-    if (typeof code !== 'string' || !LOCALE_CODE.test(code)) {
-      throw configurationError(`config/plugins: i18n.config.locales has an invalid locale code ${JSON.stringify(code)}`);
-    }
-    const name = isPlainObject(item) && typeof item.name === 'string' ? item.name : displayName(code);
-    return { code, name };
+const code = z.string().regex(LOCALE_CODE);
+
+/**
+ * `config/plugins` → `i18n.config`: `locales` (codes or `{ code, name }`, default `['en']`) and
+ * `defaultLocale` (default: the first locale), which must be one of them.
+ */
+export const i18nConfigSchema = z.object({
+  locales: z.array(z.union([code, z.object({ code, name: z.string().optional() })])).min(1).default(['en']),
+  defaultLocale: z.string().optional(),
+}).transform((raw, ctx): I18nConfig => {
+  const locales = raw.locales.map((item): LocaleConfig => {
+    const c = typeof item === 'string' ? item : item.code;
+    return { code: c, name: (typeof item === 'string' ? undefined : item.name) ?? displayName(c) };
   });
   const codes = locales.map((l) => l.code);
-  if (new Set(codes).size !== codes.length) throw configurationError('config/plugins: i18n.config.locales lists a locale twice');
+  codes.forEach((c, i) => {
+    if (codes.indexOf(c) !== i) {
+      const message = expected('each locale once');
+      ctx.addIssue({ code: 'custom', path: ['locales', i], input: raw.locales[i], message });
+    }
+  });
   const defaultLocale = raw.defaultLocale ?? codes[0];
-  if (typeof defaultLocale !== 'string' || !codes.includes(defaultLocale)) {
-    throw configurationError(`config/plugins: i18n.config.defaultLocale ${JSON.stringify(defaultLocale)} is not one of the locales (${codes.join(', ')})`);
+  if (!codes.includes(defaultLocale)) {
+    const message = expected(`one of the locales (${[...new Set(codes)].join(', ')})`);
+    ctx.addIssue({ code: 'custom', path: ['defaultLocale'], input: defaultLocale, message });
   }
   return { locales, defaultLocale };
-}
+});

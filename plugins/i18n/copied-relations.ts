@@ -1,8 +1,5 @@
 import type { Knex } from 'knex';
-import { validationError } from '../../core/errors.ts';
-import { isPlainObject } from '../../core/config/merge.ts';
-import type { Registry } from '../../core/content-types/registry.ts';
-import { isLocalized, type Attributes } from '../../core/content-types/types.ts';
+import { type Attributes, isLocalized, isPlainObject, type Registry, validationError } from '../../core/index.ts';
 
 interface Ref { target: string; documentId: string }
 

@@ -1,7 +1,5 @@
-import { restApiConfig } from '../../core/config/rest.ts';
-import { definePlugin } from '../../core/kernel/plugin.ts';
-import type { App } from '../../core/kernel/app.ts';
-import { readI18nConfig, type I18nConfig } from './config.ts';
+import { type App, definePlugin, restApiConfig } from '../../core/index.ts';
+import { i18nConfigSchema, type I18nConfig } from './config.ts';
 import { LOCALE_UID, localeContentType } from './locale-schema.ts';
 import { createI18nMiddleware } from './middleware.ts';
 
@@ -31,7 +29,7 @@ async function syncLocales(app: App, config: I18nConfig): Promise<void> {
 export const i18nPlugin = definePlugin({
   name: 'i18n',
   register(app): I18nApi {
-    const config = readI18nConfig(app.pluginConfig('i18n'));
+    const config = app.pluginConfig('i18n', i18nConfigSchema);
     app.registry.addContentType(localeContentType);
     app.documents.use(createI18nMiddleware(config, app.registry));
     const { prefix } = restApiConfig(app.config);

@@ -1,4 +1,4 @@
-import type { ContentType } from '../../core/content-types/types.ts';
+import type { ContentType } from '../../core/index.ts';
 
 export const LOCALE_UID = 'plugin::i18n.locale';
 

@@ -1,8 +1,7 @@
-import { validationError } from '../../core/errors.ts';
-import { isLocalized, type ContentType } from '../../core/content-types/types.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
-import type { CreateParams, DocumentContext, DocumentMiddleware, UpdateParams } from '../../core/documents/types.ts';
-import type { Registry } from '../../core/content-types/registry.ts';
+import {
+  type ContentType, type CreateParams, type Doc, type DocumentContext, type DocumentMiddleware, isLocalized,
+  type Registry, type UpdateParams, validationError,
+} from '../../core/index.ts';
 import type { I18nConfig } from './config.ts';
 import { checkCopiedRelations } from './copied-relations.ts';
 

@@ -1,16 +1,8 @@
-import { isPlainObject } from '../../core/config/merge.ts';
-import { notFound, validationError } from '../../core/errors.ts';
-import type { App } from '../../core/kernel/app.ts';
-import type { ContentType } from '../../core/content-types/types.ts';
-import type { RequestContext } from '../../core/http/server.ts';
-import { paginationMeta } from '../../core/query/pagination.ts';
-import type { Query } from '../../core/query/types.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
-import type { DocumentApi } from '../../core/documents/types.ts';
-import { parseRestQuery, type QueryConfig } from '../../core/query/parse.ts';
-import { sanitizeInput } from '../../core/documents/sanitize.ts';
+import {
+  type App, authorizeQuery, type ContentType, type Doc, type DocumentApi, isPlainObject, notFound, paginationMeta,
+  parseRestQuery, type Query, type QueryConfig, type RequestContext, sanitizeInput, validationError,
+} from '../../core/index.ts';
 import { wantsV4, toV4 } from './v4.ts';
-import { authorizeQuery } from '../../core/auth/query-access.ts';
 
 export type ControllerName = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'discardDraft';
 export type Controllers = Record<ControllerName, (ctx: RequestContext) => Promise<void>>;

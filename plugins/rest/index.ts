@@ -1,6 +1,4 @@
-import { definePlugin } from '../../core/kernel/plugin.ts';
-import type { HttpMethod } from '../../core/http/server.ts';
-import { restApiConfig } from '../../core/config/rest.ts';
+import { definePlugin, type HttpMethod, restApiConfig } from '../../core/index.ts';
 import { createControllers, type Controllers } from './controllers.ts';
 
 

@@ -1,7 +1,4 @@
-import type { Registry } from '../../core/content-types/registry.ts';
-import { FILE_UID } from '../../core/content-types/types.ts';
-import type { RequestContext } from '../../core/http/server.ts';
-import { LOCALIZATIONS } from '../../core/query/types.ts';
+import { FILE_UID, LOCALIZATIONS, type Registry, type RequestContext } from '../../core/index.ts';
 
 type Obj = Record<string, unknown>;
 

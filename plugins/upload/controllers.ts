@@ -1,11 +1,7 @@
-import { isPlainObject } from '../../core/config/merge.ts';
-import { FILE_UID } from '../../core/content-types/types.ts';
-import { forbidden, notFound, validationError } from '../../core/errors.ts';
-import { DOCUMENT_ID } from '../../core/documents/relation-input.ts';
-import type { App } from '../../core/kernel/app.ts';
-import type { RequestContext } from '../../core/http/server.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
-import { parseRestQuery, type QueryConfig } from '../../core/query/parse.ts';
+import {
+  type App, type Doc, DOCUMENT_ID, FILE_UID, forbidden, isPlainObject, notFound, parseRestQuery, type QueryConfig,
+  type RequestContext, validationError,
+} from '../../core/index.ts';
 import { parseMultipart } from './multipart.ts';
 import type { Link } from './link.ts';
 import type { FileInfo, UploadService } from './service.ts';

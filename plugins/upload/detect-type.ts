@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
-import { validationError } from '../../core/errors.ts';
+import { validationError } from '../../core/index.ts';
 
 /** The type an upload is stored and served as, and the extension that goes with it (`.png`). */
 export interface StoredType { mime: string; ext: string }

@@ -1,4 +1,4 @@
-import { FILE_UID, type ContentType } from '../../core/content-types/types.ts';
+import { type ContentType, FILE_UID } from '../../core/index.ts';
 
 /** `plugin::upload.file`: uploaded files are documents like any other, in the `files` table. */
 export const fileContentType: ContentType = {

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { applicationError } from '../../core/errors.ts';
+import { applicationError } from '../../core/index.ts';
 
 /*
  * Strapi 5's image-manipulation service, operation for operation, so that the same upload gives

@@ -1,6 +1,5 @@
-import { definePlugin } from '../../core/kernel/plugin.ts';
-import { restApiConfig } from '../../core/config/rest.ts';
-import { readUploadConfig } from './config.ts';
+import { definePlugin, restApiConfig } from '../../core/index.ts';
+import { uploadConfigSchema } from './config.ts';
 import { fileContentType } from './file-schema.ts';
 import { loadProvider, uploadsDir } from './providers.ts';
 import { uploadResponseHeaders } from './serve.ts';
@@ -22,7 +21,7 @@ export interface UploadApi {
 export const uploadPlugin = definePlugin({
   name: 'upload',
   async register(app): Promise<UploadApi> {
-    const config = readUploadConfig(app.pluginConfig('upload'));
+    const config = app.pluginConfig('upload', uploadConfigSchema);
     app.registry.addContentType(fileContentType);
     // the provider is only set up here (no database yet): the service reaches the pool when called
     const { name, provider } = await loadProvider(config.provider, config.providerOptions, app.publicDir);

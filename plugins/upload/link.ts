@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
-import type { App } from '../../core/kernel/app.ts';
-import type { ContentType, MediaAttribute } from '../../core/content-types/types.ts';
-import { allowedTypesIssue } from '../../core/content-types/media.ts';
-import type { DocumentApi } from '../../core/documents/types.ts';
-import { fieldErrors, validationError, type AppError } from '../../core/errors.ts';
+import {
+  allowedTypesIssue, type App, type AppError, type ContentType, type DocumentApi, fieldErrors, type MediaAttribute,
+  validationError,
+} from '../../core/index.ts';
 
 /**
  * Where new uploads are attached: a media attribute of one document. `refId` is a row id

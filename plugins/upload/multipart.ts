@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import formidable, { errors as formidableErrors, type File } from 'formidable';
 import type { IncomingMessage } from 'node:http';
-import { payloadTooLarge, validationError } from '../../core/errors.ts';
+import { payloadTooLarge, validationError } from '../../core/index.ts';
 
 export interface IncomingFile {
   /** the client's file name */

@@ -1,7 +1,6 @@
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { configurationError } from '../../core/errors.ts';
-import type { PlainObject } from '../../core/config/merge.ts';
+import { configurationError, type PlainObject } from '../../core/index.ts';
 
 /**
  * What a provider stores: the file's entity fields plus its bytes. The provider sets `url`

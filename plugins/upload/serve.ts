@@ -1,7 +1,7 @@
 import { ReadStream } from 'node:fs';
 import path from 'node:path';
 import type Koa from 'koa';
-import type { RequestState } from '../../core/http/server.ts';
+import type { RequestState } from '../../core/index.ts';
 import { isActiveType } from './detect-type.ts';
 
 /**

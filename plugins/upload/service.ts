@@ -1,8 +1,4 @@
-import type { App } from '../../core/kernel/app.ts';
-import { FILE_UID } from '../../core/content-types/types.ts';
-import { notFound, validationError } from '../../core/errors.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
+import { type App, type Doc, FILE_UID, notFound, resolveFilters, validationError } from '../../core/index.ts';
 import type { UploadConfig } from './config.ts';
 import { storedTypeOf, type StoredType } from './detect-type.ts';
 import { hashOf } from './file-name.ts';

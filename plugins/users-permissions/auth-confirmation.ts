@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { applicationError, configurationError, validationError } from '../../core/errors.ts';
-import type { RequestContext } from '../../core/http/server.ts';
+import { applicationError, configurationError, type RequestContext, validationError } from '../../core/index.ts';
 import { confirmationEmail } from './email.ts';
 import { bodyOf, requireEmail, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { Documents } from './users-store.ts';

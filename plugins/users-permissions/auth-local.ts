@@ -1,5 +1,4 @@
-import { applicationError, validationError } from '../../core/errors.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
+import { applicationError, type Doc, validationError } from '../../core/index.ts';
 import { answerWithJwt, bodyOf, requireStrings, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { EmailConfirmation } from './auth-confirmation.ts';
 import { takenIdentifier, type Documents } from './users-store.ts';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { validationError } from '../../core/errors.ts';
-import { unauthorized } from '../../core/errors.ts';
+import { unauthorized, validationError } from '../../core/index.ts';
 import { resetPasswordEmail } from './email.ts';
 import { answerWithJwt, bodyOf, requireEmail, requireStrings, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { Documents } from './users-store.ts';

@@ -1,5 +1,4 @@
-import type { App } from '../../core/kernel/app.ts';
-import type { HttpMethod } from '../../core/http/server.ts';
+import type { App, HttpMethod } from '../../core/index.ts';
 import type { UsersPermissionsApi } from './index.ts';
 import { createRateLimiter, identifierOf } from './rate-limit.ts';
 import { createEmailSender } from './email.ts';

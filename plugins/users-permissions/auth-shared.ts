@@ -1,8 +1,6 @@
-import { fieldErrors, type FieldIssue } from '../../core/errors.ts';
-import { isPlainObject } from '../../core/config/merge.ts';
-import { checkScalar } from '../../core/documents/scalars.ts';
-import type { App } from '../../core/kernel/app.ts';
-import type { RequestContext } from '../../core/http/server.ts';
+import {
+  type App, checkScalar, fieldErrors, type FieldIssue, isPlainObject, type RequestContext,
+} from '../../core/index.ts';
 import type { EmailSender } from './email.ts';
 import type { UsersPermissionsApi } from './index.ts';
 import type { UserStore } from './users-store.ts';

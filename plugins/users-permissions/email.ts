@@ -1,4 +1,4 @@
-import type { App } from '../../core/kernel/app.ts';
+import type { App } from '../../core/index.ts';
 import type { EmailMessage, EmailProvider } from './config.ts';
 
 export interface EmailSender {

@@ -1,9 +1,6 @@
-import type { App } from '../../core/kernel/app.ts';
-import type { RequestAuth } from '../../core/auth/types.ts';
-import type { RouteMiddleware } from '../../core/http/server.ts';
-import { forbidden, unauthorized } from '../../core/errors.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
+import {
+  type App, type Doc, forbidden, type RequestAuth, resolveFilters, type RouteMiddleware, unauthorized,
+} from '../../core/index.ts';
 import type { JwtService } from './jwt.ts';
 import type { RoleService } from './roles.ts';
 import type { TokenService } from './tokens.ts';

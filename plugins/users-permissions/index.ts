@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
-import { definePlugin } from '../../core/kernel/plugin.ts';
-import { restApiConfig } from '../../core/config/rest.ts';
-import { WRITE_ACTIONS } from '../../core/documents/types.ts';
-import { readUsersPermissionsConfig, type UsersPermissionsConfig } from './config.ts';
+import { definePlugin, restApiConfig, WRITE_ACTIONS } from '../../core/index.ts';
+import { usersPermissionsConfigSchema, withEnvSecrets, type UsersPermissionsConfig } from './config.ts';
 import { apiTokenContentType, loadUserContentType, roleContentType, ROLE_UID } from './schemas.ts';
 import { resolveSecret } from './secrets.ts';
 import { createJwtService, type JwtService } from './jwt.ts';
@@ -32,7 +30,7 @@ export interface UsersPermissionsApi {
 export const usersPermissionsPlugin = definePlugin({
   name: 'users-permissions',
   async register(app): Promise<UsersPermissionsApi> {
-    const config = readUsersPermissionsConfig(app.pluginConfig('users-permissions'), app.env);
+    const config = withEnvSecrets(app.pluginConfig('users-permissions', usersPermissionsConfigSchema), app.env);
     app.registry.addContentType(await loadUserContentType(app.appDir));
     app.registry.addContentType(roleContentType());
     app.registry.addContentType(apiTokenContentType());

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { rateLimited } from '../../core/errors.ts';
-import type { RequestContext } from '../../core/http/server.ts';
+import { rateLimited, type RequestContext } from '../../core/index.ts';
 import type { UsersPermissionsConfig } from './config.ts';
 
 export interface RateLimiter {

@@ -1,5 +1,4 @@
-import { fieldErrors, validationError, type FieldIssue } from '../../core/errors.ts';
-import { isPlainObject } from '../../core/config/merge.ts';
+import { fieldErrors, type FieldIssue, isPlainObject, validationError } from '../../core/index.ts';
 import { splitAction } from './roles.ts';
 
 /** What a roles API body may change; `permissions` is the list of enabled actions of its tree. */

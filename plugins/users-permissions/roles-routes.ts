@@ -1,10 +1,7 @@
-import type { App } from '../../core/kernel/app.ts';
-import type { RequestContext } from '../../core/http/server.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
-import type { DocumentApi } from '../../core/documents/types.ts';
-import { applicationError, notFound, validationError, type AppError } from '../../core/errors.ts';
-import { uniqueViolationOf } from '../../core/documents/db-errors.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
+import {
+  type App, type AppError, applicationError, type Doc, type DocumentApi, notFound, type RequestContext,
+  resolveFilters, uniqueViolationOf, validationError,
+} from '../../core/index.ts';
 import type { UsersPermissionsApi } from './index.ts';
 import { toPermissionsTree } from './roles.ts';
 import { parseRoleBody, unknownActions } from './roles-input.ts';

@@ -1,6 +1,4 @@
-import type { App } from '../../core/kernel/app.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
+import { type App, type Doc, resolveFilters } from '../../core/index.ts';
 import type { RoleConfig } from './config.ts';
 import { ROLE_UID } from './schemas.ts';
 

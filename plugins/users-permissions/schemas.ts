@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ContentType } from '../../core/content-types/types.ts';
-import { configurationError } from '../../core/errors.ts';
-import { isPlainObject } from '../../core/config/merge.ts';
+import { configurationError, type ContentType, isPlainObject } from '../../core/index.ts';
 
 export const USER_UID = 'plugin::users-permissions.user';
 export const ROLE_UID = 'plugin::users-permissions.role';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { configurationError } from '../../core/errors.ts';
+import { configurationError } from '../../core/index.ts';
 
 const TABLE = 'vellum_secrets';
 

@@ -1,8 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { App } from '../../core/kernel/app.ts';
-import { notFound, validationError } from '../../core/errors.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
+import { type App, type Doc, notFound, resolveFilters, validationError } from '../../core/index.ts';
 import { API_TOKEN_UID } from './schemas.ts';
 
 export type TokenType = 'read-only' | 'full-access' | 'custom';

@@ -1,8 +1,6 @@
-import { fieldErrors, validationError, type FieldIssue } from '../../core/errors.ts';
-import { isPlainObject } from '../../core/config/merge.ts';
-import type { App } from '../../core/kernel/app.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
-import { sanitizeInput } from '../../core/documents/sanitize.ts';
+import {
+  type App, fieldErrors, type FieldIssue, isPlainObject, resolveFilters, sanitizeInput, validationError,
+} from '../../core/index.ts';
 import { ROLE_UID, USER_UID } from './schemas.ts';
 import { stringIssues } from './auth-shared.ts';
 

@@ -1,17 +1,10 @@
-import { applicationError, notFound, validationError } from '../../core/errors.ts';
-import type { App } from '../../core/kernel/app.ts';
-import type { HttpMethod, RequestContext } from '../../core/http/server.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
+import {
+  type App, applicationError, authorizeQuery, checkQueryLimits, type Doc, type HttpMethod, notFound,
+  type PaginationConfig, parseRestQuery, type Query, type QueryConfig, type RequestContext, resolveFilters,
+  type RestApiConfig, unauthorized, validationError,
+} from '../../core/index.ts';
 import type { Knex } from 'knex';
-import { parseRestQuery, type QueryConfig } from '../../core/query/parse.ts';
-import { checkQueryLimits } from '../../core/query/bounds.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
-import type { PaginationConfig } from '../../core/query/pagination.ts';
-import type { RestApiConfig } from '../../core/config/rest.ts';
-import type { Query } from '../../core/query/types.ts';
-import { authorizeQuery } from '../../core/auth/query-access.ts';
 import type { UsersPermissionsApi } from './index.ts';
-import { unauthorized } from '../../core/errors.ts';
 import { bodyOf } from './auth-shared.ts';
 import { createUserStore, takenIdentifier, type Documents, type UserStore, type UserView } from './users-store.ts';
 import { checkNewUser, userData } from './users-input.ts';

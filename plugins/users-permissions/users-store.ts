@@ -1,12 +1,8 @@
 import bcrypt from 'bcrypt';
 import type { Knex } from 'knex';
-import type { App } from '../../core/kernel/app.ts';
-import type { Doc } from '../../core/documents/serialize.ts';
-import type { DocumentApi } from '../../core/documents/types.ts';
-import type { PopulateTree } from '../../core/query/types.ts';
-import { applicationError } from '../../core/errors.ts';
-import { uniqueViolationOf } from '../../core/documents/db-errors.ts';
-import { resolveFilters } from '../../core/query/filters.ts';
+import {
+  type App, applicationError, type Doc, type DocumentApi, type PopulateTree, resolveFilters, uniqueViolationOf,
+} from '../../core/index.ts';
 import type { RoleService } from './roles.ts';
 import { USER_UID } from './schemas.ts';
 

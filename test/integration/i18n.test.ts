@@ -40,7 +40,8 @@ describe('locales', () => {
       appDir: BLOG, logger: pino({ level: 'silent' }), env: {}, databaseUrl: inject('databaseAdminUrl'),
       config: { plugins: { i18n: { config: { locales: ['en', 'fr'], defaultLocale: 'de' } } } },
     });
-    await expect(app.start()).rejects.toThrow(/defaultLocale "de" is not one of the locales \(en, fr\)/);
+    await expect(app.start())
+      .rejects.toThrow(/i18n\.config\.defaultLocale: expected one of the locales \(en, fr\), got "de"/);
     await app.destroy();
   });
 });

@@ -241,6 +241,6 @@ describe('other settings, as Strapi\'s Media Library settings', () => {
   it('refuses a setting that is not a boolean, naming it', async () => {
     const config = { plugins: { upload: { config: { autoOrientation: 'yes' } } } };
     await expect(startApp({ appDir: await copyApp(BLOG), config }))
-      .rejects.toThrow('upload.config.autoOrientation must be true or false');
+      .rejects.toThrow('upload.config.autoOrientation: expected boolean, got "yes"');
   });
 });
