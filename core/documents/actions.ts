@@ -12,7 +12,9 @@ import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from '.
 import { DROP_RANK, dropRankBindings, rankOwner } from './inverse-order.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
-import { inScope, ROW_COLUMNS, whereLocale, type Row, type Scope } from './rows.ts';
+import { inScope, whereLocale, type Row } from './rows.ts';
+import type { Scope } from '../query/scope-sql.ts';
+import { ROW_COLUMNS } from '../query/sql.ts';
 import { toDocument, type Doc } from './serialize.ts';
 import type { Action, DocumentContext, ReadParams, ResultOf, VersionParams } from './types.ts';
 

@@ -19,10 +19,8 @@ import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
 import { isLocalized, isToMany, type RelationAttribute } from '../content-types/types.ts';
+import { ORDER_KEY } from '../query/sql.ts';
 import { whereLocale } from './rows.ts';
-
-/** The key of the ranks in an owner row's `data`. */
-export const ORDER_KEY = '$order';
 
 /** An owning relation's stored targets before and after a write of one owner row. */
 export interface OwnedChange {

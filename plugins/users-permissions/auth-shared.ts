@@ -1,6 +1,6 @@
 import { fieldErrors, type FieldIssue } from '../../core/errors.ts';
 import { isPlainObject } from '../../core/config/merge.ts';
-import { checkScalar } from '../../core/documents/scalars.ts';
+import { checkScalar } from '../../core/content-types/scalars.ts';
 import type { App } from '../../core/kernel/app.ts';
 import type { RequestContext } from '../../core/http/server.ts';
 import type { EmailSender } from './email.ts';

@@ -11,12 +11,11 @@
  */
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isLocalized, isScalar, isToMany, type Attribute, type Attributes, type ContentType } from '../content-types/types.ts';
-import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
-import { compileFilters } from '../query/filters.ts';
-import { compileSort } from '../query/sort.ts';
-import { fragment as frag, isoTimestamp, joinFragments as join, quote, type SqlFragment as Frag } from '../query/sql.ts';
-import { scopeCondition, type Scope } from './rows.ts';
-import { ORDER_KEY } from './inverse-order.ts';
+import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
+import { compileFilters } from './filters.ts';
+import { compileSort } from './sort.ts';
+import { COLUMNS, fragment as frag, isoTimestamp, joinFragments as join, ORDER_KEY, quote, type SqlFragment as Frag } from './sql.ts';
+import { scopeCondition, type Scope } from './scope-sql.ts';
 
 /** What a document or component renders: its scalar fields (all when unset) and what it populates. */
 export interface Shape {
@@ -101,7 +100,6 @@ const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 /** The elements of a jsonb value that should be an array; none when it is anything else. */
 const arrayOf = (value: string): string => `CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END`;
 const SYSTEM = ['createdAt', 'updatedAt', 'publishedAt'] as const;
-const COLUMN: Record<(typeof SYSTEM)[number], string> = { createdAt: 'created_at', updatedAt: 'updated_at', publishedAt: 'published_at' };
 
 const hidden = (attr: Attribute): boolean => attr.private === true || attr.type === 'password';
 
@@ -145,7 +143,7 @@ export function documentJson(ctx: SelectContext, ct: ContentType, alias: string,
   for (const name of scalars(ctx, ct.attributes, shape)) {
     pairs.push([name, scalarJson(ct.attributes[name], `${alias}.data`, name)]);
   }
-  for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMN[key]}`))]);
+  for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMNS[key]}`))]);
   if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
   const inner: SelectContext = { ...ctx, row: { alias, ct } };
   for (const [name, node] of Object.entries(shape.populate ?? {})) {
