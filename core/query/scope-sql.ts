@@ -26,7 +26,8 @@ export const DEFAULT_SCOPE: Readonly<Scope> = Object.freeze({ status: 'published
  */
 export function scopeCondition(ct: ContentType, alias: string, scope: Scope): SqlFragment {
   const published = `${quote(alias)}."published_at"`;
-  const parts = [ct.options.draftAndPublish && scope.status === 'draft' ? `${published} IS NULL` : `${published} IS NOT NULL`];
+  const drafts = ct.options.draftAndPublish && scope.status === 'draft';
+  const parts = [drafts ? `${published} IS NULL` : `${published} IS NOT NULL`];
   const bindings: SqlFragment['bindings'] = [];
   if (isLocalized(ct) && scope.locale && scope.locale !== '*') {
     parts.push(`${quote(alias)}."locale" = ?`);
