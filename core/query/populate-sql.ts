@@ -15,7 +15,9 @@ import { invalidQueryKey, validationError } from '../errors.ts';
 import { attributeOf, LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
 import { compileFilters } from './filters.ts';
 import { compileSort } from './sort.ts';
-import { COLUMNS, fragment as frag, isoTimestamp, joinFragments as join, ORDER_KEY, quote, type SqlFragment as Frag } from './sql.ts';
+import {
+  COLUMNS, fragment as frag, isoTimestamp, joinFragments as join, ORDER_KEY, quote, type SqlFragment as Frag,
+} from './sql.ts';
 import { scopeCondition, type Scope } from './scope-sql.ts';
 
 /** What a document or component renders: its scalar fields (all when unset) and what it populates. */
@@ -43,8 +45,8 @@ export interface SelectContext {
 /**
  * A list read renders each related document once, however many documents of the page point at
  * it: the relations and media the page's documents populate directly (owning side, without
- * their own filters, sort or count) become MATERIALIZED CTEs over the documents the page
- * references, and each page document looks its own up there. On the bench's 25-article
+ * their own filters, sort, count, pagination or total) become MATERIALIZED CTEs over the
+ * documents the page references, and each page document looks its own up there. On the bench's 25-article
  * `populate=*` page (25 authors, 75 tags, 75 files referenced, but only 20, 30 and 6 distinct),
  * this is most of PostgreSQL's work saved.
  */
