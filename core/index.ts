@@ -28,8 +28,8 @@ export type {
 } from './documents/types.ts';
 export type { Doc } from './documents/serialize.ts';
 export { sanitizeInput } from './documents/sanitize.ts';
-export { checkScalar } from './documents/scalars.ts';
-export type { ScalarCheck, CheckMode } from './documents/scalars.ts';
+export { checkScalar } from './content-types/scalars.ts';
+export type { ScalarCheck, CheckMode } from './content-types/scalars.ts';
 export { DOCUMENT_ID } from './documents/relation-input.ts';
 export { uniqueViolationOf } from './documents/db-errors.ts';
 
@@ -45,10 +45,10 @@ export { LOCALIZATIONS } from './query/types.ts';
 export type { Query, PopulateNode, PopulateTree, Pagination, Status, FilterNode, SortSpec } from './query/types.ts';
 
 // Rows and SQL: for a plugin that reads a content-type's table itself
-export { scopeCondition } from './documents/rows.ts';
-export type { Scope } from './documents/rows.ts';
-export { documentJson } from './documents/select.ts';
-export type { Shape, SelectContext } from './documents/select.ts';
+export { scopeCondition } from './query/scope-sql.ts';
+export type { Scope } from './query/scope-sql.ts';
+export { documentJson } from './query/populate-sql.ts';
+export type { Shape, SelectContext } from './query/populate-sql.ts';
 
 // Authorization: what a request's credentials allow, applied to its query
 export { authorizeQuery, assertQueryAccess } from './auth/query-access.ts';

@@ -7,7 +7,7 @@
  */
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, type Attribute } from '../content-types/types.ts';
-import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
+import { attributeOf, LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
 import { targetUids } from '../query/populate.ts';
 
 export const MEDIA_FIND_ACTION = 'plugin::upload.content-api.find';
@@ -44,20 +44,22 @@ export function prunePopulate(
   if (!tree) return tree;
   const attributes = registry.attributesOf(uid);
   const out: PopulateTree = {};
-  for (const [name, node] of Object.entries(tree)) {
+  // keys are output keys (GraphQL aliases): permissions follow the attribute each one populates
+  for (const [key, node] of Object.entries(tree)) {
+    const name = attributeOf(key, node);
     if (name === LOCALIZATIONS) {
       // other locales of the same type: the same permission as the read itself
-      if (allows(findActionOf(uid))) out[name] = pruneNode(registry, [uid], node, allows);
+      if (allows(findActionOf(uid))) out[key] = pruneNode(registry, [uid], node, allows);
       continue;
     }
     const attr = Object.hasOwn(attributes, name) ? attributes[name] : undefined;
     if (!attr) {
-      if (keepUnknown) out[name] = node;
+      if (keepUnknown) out[key] = node;
       continue;
     }
     const action = actionOf(attr);
     if (action && !allows(action)) continue;
-    out[name] = pruneNode(registry, targetUids(attr), node, allows);
+    out[key] = pruneNode(registry, targetUids(attr), node, allows);
   }
   return out;
 }

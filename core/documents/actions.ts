@@ -9,10 +9,15 @@ import { checkPublishable } from './publish-check.ts';
 import { copyComponents } from './component-copies.ts';
 import { uniqueViolation } from './db-errors.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
-import { DROP_RANK, dropRankBindings, rankOwner } from './inverse-order.ts';
+import { rankOwner } from './inverse-order.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
-import { inScope, ROW_COLUMNS, whereLocale, type Row, type Scope } from './rows.ts';
+import { inScope, whereLocale, type Row } from './rows.ts';
+import type { Scope } from '../query/scope-sql.ts';
+import { ROW_COLUMNS, type SqlFragment } from '../query/sql.ts';
+import {
+  filesWithout, holds, holdsFile, JSON_NULL, listWithout, setAttribute, withoutRank,
+} from '../query/jsonb-writes.ts';
 import { toDocument, type Doc } from './serialize.ts';
 import type { Action, DocumentContext, ReadParams, ResultOf, VersionParams } from './types.ts';
 
@@ -212,18 +217,12 @@ async function forgetDocument(
   const stillThere = await db(registry.contentType(uid).collectionName).first('id').where('document_id', documentId);
   if (stillThere) return; // other locales of the document remain
   for (const ref of registry.relationsTo(uid)) {
-    const t = registry.contentType(ref.uid).collectionName;
-    const path = db.raw('ARRAY[?]::text[]', [ref.attribute]);
-    const rank = dropRankBindings(ref.attribute, documentId);
-    if (isToMany(ref.attr)) {
-      await db(t).whereRaw('data -> ? \\? ?', [ref.attribute, documentId])
-        .update({
-          data: db.raw(`jsonb_set(data, ?, (data -> ?) - ?) ${DROP_RANK}`, [path, ref.attribute, documentId, ...rank]),
-        });
-    } else {
-      await db(t).whereRaw('data ->> ? = ?', [ref.attribute, documentId])
-        .update({ data: db.raw(`jsonb_set(data, ?, 'null'::jsonb) ${DROP_RANK}`, [path, ...rank]) });
-    }
+    const toMany = isToMany(ref.attr);
+    const held = holds(ref.attribute, documentId, toMany);
+    const value = toMany ? listWithout(ref.attribute, documentId) : JSON_NULL;
+    const write = withoutRank(setAttribute(ref.attribute, value), ref.attribute, documentId);
+    await db(registry.contentType(ref.uid).collectionName).whereRaw(held.sql, held.bindings)
+      .update({ data: raw(db, write) });
   }
 }
 
@@ -231,15 +230,17 @@ async function forgetDocument(
 async function forgetFiles(db: Knex, registry: Registry, ids: number[]): Promise<void> {
   if (ids.length === 0) return; // an empty `where` below would select every row
   for (const ref of registry.mediaAttributes()) {
-    const path = db.raw('ARRAY[?]::text[]', [ref.attribute]);
-    // containment on the whole `data`, so the GIN index finds the holders
+    const multiple = ref.attr.multiple === true;
     const holders = db(registry.contentType(ref.uid).collectionName).where((w) => {
-      for (const id of ids) w.orWhereRaw('data @> ?::jsonb', [JSON.stringify({ [ref.attribute]: ref.attr.multiple ? [id] : id })]);
+      for (const id of ids) {
+        const held = holdsFile(ref.attribute, id, multiple);
+        w.orWhereRaw(held.sql, held.bindings);
+      }
     });
-    await holders.update({
-      data: ref.attr.multiple
-        ? db.raw(`jsonb_set(data, ?, jsonb_path_query_array(data -> ?, '$[*] \\? (!(@ == $ids[*]))', jsonb_build_object('ids', ?::jsonb)))`, [path, ref.attribute, JSON.stringify(ids)])
-        : db.raw(`jsonb_set(data, ?, 'null'::jsonb)`, [path]),
-    });
+    const value = multiple ? filesWithout(ref.attribute, ids) : JSON_NULL;
+    await holders.update({ data: raw(db, setAttribute(ref.attribute, value)) });
   }
 }
+
+/** A fragment as a knex raw value, for an update's `data`. */
+const raw = (db: Knex, f: SqlFragment): Knex.Raw => db.raw(f.sql, f.bindings);

@@ -7,7 +7,7 @@ import type {
   Attribute, Attributes, ComponentAttribute, DynamicZoneAttribute, MediaAttribute, RelationAttribute, ScalarAttribute,
 } from '../content-types/types.ts';
 import { isScalar, isToMany } from '../content-types/types.ts';
-import { checkScalar } from './scalars.ts';
+import { checkScalar } from '../content-types/scalars.ts';
 import { countIssue, issue, requiredIssue, undefinedIssue } from './issues.ts';
 import { writtenListValue } from './component-values.ts';
 import { parseRelationInput, type RelationInput } from './relation-input.ts';

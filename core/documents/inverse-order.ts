@@ -19,10 +19,9 @@ import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
 import { isLocalized, isToMany, type RelationAttribute } from '../content-types/types.ts';
+import { ORDER_KEY } from '../query/sql.ts';
+import { holds, setRanks } from '../query/jsonb-writes.ts';
 import { whereLocale } from './rows.ts';
-
-/** The key of the ranks in an owner row's `data`. */
-export const ORDER_KEY = '$order';
 
 /** An owning relation's stored targets before and after a write of one owner row. */
 export interface OwnedChange {
@@ -87,10 +86,10 @@ export async function rankedOwners(
   locale: string | null,
 ): Promise<Array<{ id: string; rank: number | null }>> {
   const ct = registry.contentType(ownerUid);
-  const holds = toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
+  const held = holds(attribute, documentId, toMany);
   const rows: Array<{ document_id: string; rank: number | null }> = await whereLocale(db(ct.collectionName), ct, locale)
     .select('document_id', db.raw(`max((data -> ? -> ? ->> ?)::float8) AS rank`, [ORDER_KEY, attribute, documentId]))
-    .whereRaw(holds, [attribute, documentId]).groupBy('document_id')
+    .whereRaw(held.sql, held.bindings).groupBy('document_id')
     .orderByRaw('rank NULLS FIRST, min(id)');
   return rows.map((r) => ({ id: r.document_id, rank: r.rank }));
 }
@@ -107,19 +106,6 @@ export async function renumberOwners(
   if (moved.length === 0) return;
   const ct = registry.contentType(ownerUid);
   const local = isLocalized(ct) && locale !== null && locale !== '*';
-  const all = `CASE WHEN jsonb_typeof(o.data -> ?) = 'object' THEN o.data -> ? ELSE '{}'::jsonb END`;
-  const mine = `CASE WHEN jsonb_typeof(o.data -> ? -> ?) = 'object' THEN o.data -> ? -> ? ELSE '{}'::jsonb END`;
-  await db.raw(
-    `UPDATE ?? o SET data = jsonb_set(o.data, ARRAY[?]::text[], (${all}) || jsonb_build_object(?::text,
-       (${mine}) || jsonb_build_object(?::text, v.rank)))
-     FROM unnest(?::text[], ?::int[]) v(id, rank) WHERE o.document_id = v.id${local ? ' AND o.locale = ?' : ''}`,
-    [
-      ct.collectionName, ORDER_KEY, ORDER_KEY, ORDER_KEY, attribute, ORDER_KEY, attribute, ORDER_KEY, attribute,
-      documentId, moved.map((o) => o.id), moved.map((o) => o.rank), ...(local ? [locale] : []),
-    ],
-  );
+  const update = setRanks(ct.collectionName, attribute, documentId, moved, local ? locale : null);
+  await db.raw(update.sql, update.bindings);
 }
-
-/** SQL dropping `documentId`'s rank under `attribute` from the `data` expression before it (`<data> #- …`). */
-export const DROP_RANK = '#- ARRAY[?, ?, ?]::text[]';
-export const dropRankBindings = (attribute: string, documentId: string): string[] => [ORDER_KEY, attribute, documentId];

@@ -9,7 +9,7 @@ import type { Registry } from '../content-types/registry.ts';
 import { isScalar, type Attributes, type ContentType } from '../content-types/types.ts';
 import { isPlainObject } from '../config/merge.ts';
 import { fieldErrors, type FieldIssue } from '../errors.ts';
-import { checkScalar } from './scalars.ts';
+import { checkScalar } from '../content-types/scalars.ts';
 import { countIssue, requiredIssue, UNIQUE_MESSAGE } from './issues.ts';
 import { listValue } from './component-values.ts';
 import { uniqueExpression } from '../../database/sync.ts';

@@ -6,9 +6,11 @@ import { FILE_UID, isToMany, type RelationAttribute } from '../content-types/typ
 import { whereLocale } from './rows.ts';
 import type { PendingMedia, PendingRelation } from './input.ts';
 import { applyRelationInput, applyToOneInput, referencedIds, type RelationInput } from './relation-input.ts';
+import { keepsInverseOrder, rankedOwners, renumberOwners, type OwnedChange } from './inverse-order.ts';
 import {
-  DROP_RANK, dropRankBindings, keepsInverseOrder, rankedOwners, renumberOwners, type OwnedChange,
-} from './inverse-order.ts';
+  documentIdValue, holds, holdsAny, JSON_NULL, lacks, listWith, listWithout, setAttribute, withoutRank,
+} from '../query/jsonb-writes.ts';
+import type { SqlFragment } from '../query/sql.ts';
 
 /** A write to the inverse (`mappedBy`) side, applied to the owners once the document exists. */
 export interface InverseWrite {
@@ -25,6 +27,9 @@ const asList = (v: unknown): string[] => (Array.isArray(v) ? (v as string[]) : t
  */
 const sameLocale = (q: Knex.QueryBuilder, registry: Registry, uid: string, locale: string | null): Knex.QueryBuilder =>
   whereLocale(q, registry.contentType(uid), locale);
+
+/** A fragment as a knex raw value, for an update's `data`. */
+const raw = (db: Knex, f: SqlFragment): Knex.Raw => db.raw(f.sql, f.bindings);
 
 const positionIssue = (path: string[], message: string): FieldIssue =>
   ({ path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value: null });
@@ -135,13 +140,10 @@ export async function enforceExclusiveTargets(
     const targets = asList(data[name]);
     if (targets.length === 0) continue;
     const q = sameLocale(db(ct.collectionName).whereNot('document_id', documentId), registry, uid, locale);
-    if (attr.relation === 'oneToOne') {
-      await q.whereRaw('data ->> ? = ANY(?::text[])', [name, targets])
-        .update({ data: db.raw(`jsonb_set(data, ARRAY[?]::text[], 'null'::jsonb)`, [name]) });
-    } else {
-      await q.whereRaw('data -> ? \\?| ?::text[]', [name, targets])
-        .update({ data: db.raw(`jsonb_set(data, ARRAY[?]::text[], (data -> ?) - ?::text[])`, [name, name, targets]) });
-    }
+    const toMany = attr.relation === 'oneToMany';
+    const held = holdsAny(name, targets, toMany);
+    const value = toMany ? listWithout(name, targets) : JSON_NULL;
+    await q.whereRaw(held.sql, held.bindings).update({ data: raw(db, setAttribute(name, value)) });
   }
 }
 
@@ -158,7 +160,6 @@ export async function applyInverseWrites(
   for (const { path: at, attr, input } of writes) {
     const owner = registry.owningSide(attr)!;
     const table = registry.contentType(owner.uid).collectionName;
-    const holds = owner.toMany ? 'data -> ? \\? ?' : 'data ->> ? = ?';
     const owners = (): Knex.QueryBuilder => sameLocale(db(table), registry, owner.uid, locale);
     const ranked = await rankedOwners(db, registry, owner.uid, owner.attribute, owner.toMany, documentId, locale);
     const current = ranked.map((o) => o.id);
@@ -173,22 +174,23 @@ export async function applyInverseWrites(
     }
     const added = next.filter((id) => !current.includes(id));
     const removed = current.filter((id) => !next.includes(id));
-    const path = db.raw('ARRAY[?]::text[]', [owner.attribute]);
+    const name = owner.attribute;
     if (removed.length > 0) {
-      const dropRank = dropRankBindings(owner.attribute, documentId);
-      const value = owner.toMany ? db.raw('(data -> ?) - ?', [owner.attribute, documentId]) : db.raw(`'null'::jsonb`);
-      await owners().whereIn('document_id', removed).whereRaw(holds, [owner.attribute, documentId])
-        .update({ data: db.raw(`jsonb_set(data, ?, ?) ${DROP_RANK}`, [path, value, ...dropRank]) });
+      const held = holds(name, documentId, owner.toMany);
+      const value = owner.toMany ? listWithout(name, documentId) : JSON_NULL;
+      await owners().whereIn('document_id', removed).whereRaw(held.sql, held.bindings)
+        .update({ data: raw(db, withoutRank(setAttribute(name, value), name, documentId)) });
     }
     if (added.length > 0) {
-      const value = owner.toMany
-        ? db.raw(`coalesce(data -> ?, '[]'::jsonb) || to_jsonb(?::text)`, [owner.attribute, documentId])
-        : db.raw('to_jsonb(?::text)', [documentId]);
+      const value = owner.toMany ? listWith(name, documentId) : documentIdValue(documentId);
       const q = owners().whereIn('document_id', added);
-      if (owner.toMany) q.whereRaw(`NOT coalesce(data -> ?, '[]'::jsonb) \\? ?`, [owner.attribute, documentId]);
+      if (owner.toMany) {
+        const missing = lacks(name, documentId);
+        q.whereRaw(missing.sql, missing.bindings);
+      }
       // exclusivity needs nothing more: on a to-one inverse side `next` holds one owner, so
       // every other owner that pointed here is in `removed` already
-      await q.update({ data: db.raw('jsonb_set(data, ?, ?)', [path, value]) });
+      await q.update({ data: raw(db, setAttribute(name, value)) });
     }
     if (isToMany(attr)) {
       const ranks = new Map(ranked.map((o) => [o.id, o.rank]));

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { isLocalized, type ContentType } from '../content-types/types.ts';
-import type { Status } from '../query/types.ts';
-import { quote, type SqlFragment } from '../query/sql.ts';
+import { scopeCondition, type Scope } from '../query/scope-sql.ts';
 
 /** One stored version of a document, as selected from its table. */
 export interface Row {
@@ -12,31 +11,6 @@ export interface Row {
   data: Record<string, unknown>;
   created_at: Date;
   updated_at: Date;
-}
-
-export const ROW_COLUMNS = ['id', 'document_id', 'locale', 'published_at', 'data', 'created_at', 'updated_at'];
-
-/** Which version of a document a read or write is about. */
-export interface Scope {
-  status: Status;
-  /** null or '*': any locale */
-  locale?: string | null;
-}
-
-/**
- * The rows of `ct` under `alias` (its table name when unaliased) that `scope` names. Without
- * draft & publish there is only the published row, whatever status is asked for; a locale
- * applies only to localized types (others store `locale` null).
- */
-export function scopeCondition(ct: ContentType, alias: string, scope: Scope): SqlFragment {
-  const published = `${quote(alias)}."published_at"`;
-  const parts = [ct.options.draftAndPublish && scope.status === 'draft' ? `${published} IS NULL` : `${published} IS NOT NULL`];
-  const bindings: SqlFragment['bindings'] = [];
-  if (isLocalized(ct) && scope.locale && scope.locale !== '*') {
-    parts.push(`${quote(alias)}."locale" = ?`);
-    bindings.push(scope.locale);
-  }
-  return { sql: parts.join(' AND '), bindings };
 }
 
 /** Restrict to one locale of a localized type (none, null or '*': every locale; other types have no locales). */

@@ -3,7 +3,7 @@
  * path's normalisation (`checkScalar`) so a filter value and a stored value have one form:
  * `'12'` → 12, `'true'` → true, any date-time → its ISO string.
  */
-import { checkScalar } from '../documents/scalars.ts';
+import { checkScalar } from '../content-types/scalars.ts';
 import { validationError } from '../errors.ts';
 import { isPlainObject } from '../config/merge.ts';
 import type { ScalarType } from '../content-types/types.ts';

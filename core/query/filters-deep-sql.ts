@@ -24,9 +24,9 @@
  *
  * where the EXISTS is one level deep: it reads only the link, never the nested condition.
  */
-import { scopeCondition, type Scope } from '../documents/rows.ts';
+import { DEFAULT_SCOPE, scopeCondition, type Scope } from './scope-sql.ts';
 import type { Registry } from '../content-types/registry.ts';
-import { DEFAULT_SCOPE, elementsOf, componentSource, hop, itemSource } from './paths-sql.ts';
+import { elementsOf, componentSource, hop, itemSource } from './paths-sql.ts';
 import { fragment, joinFragments, outerColumn, outerDataOf, quote, type RowSource, type Source, type SqlFragment } from './sql.ts';
 import type { ComponentStep, DynamicZoneFilter, FilterNode, RelationStep } from './types.ts';
 

@@ -6,11 +6,10 @@
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
-import type { Scope } from '../documents/rows.ts';
+import { DEFAULT_SCOPE, type Scope } from './scope-sql.ts';
 import { dataOf, joinFragments, placeholder, presenceExpr, textExpr, typedExpr, type Source, type SqlFragment } from './sql.ts';
 import { isJsonField } from './fields.ts';
 import { compileDeep } from './filters-deep-sql.ts';
-import { DEFAULT_SCOPE } from './paths-sql.ts';
 import type { FieldRef, FilterCondition, FilterNode, FilterValue, TextOperator } from './types.ts';
 
 /** What compiling needs: the schema (to look targets up), where fields live, and which versions a read sees. */

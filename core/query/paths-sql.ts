@@ -5,15 +5,9 @@
  */
 import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
-import { scopeCondition, type Scope } from '../documents/rows.ts';
+import { scopeCondition, type Scope } from './scope-sql.ts';
 import { outerColumn, outerDataOf, quote, type InstanceSource, type RowSource, type Source, type SqlFragment } from './sql.ts';
 import type { ComponentStep, RelationStep } from './types.ts';
-
-/**
- * The scope compiled filters and sorts assume when a caller names none: published rows of
- * every locale, so a draft is never revealed to a caller that forgot to say it reads drafts.
- */
-export const DEFAULT_SCOPE: Readonly<Scope> = Object.freeze({ status: 'published', locale: null });
 
 /** What a step reaches: the FROM of a subquery, the condition tying it to the outer source, and its rows' source. */
 export interface Hop {

@@ -20,8 +20,8 @@
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
-import { scopeCondition, type Scope } from '../documents/rows.ts';
-import { componentSource, DEFAULT_SCOPE, hop, reachesMany } from './paths-sql.ts';
+import { DEFAULT_SCOPE, scopeCondition, type Scope } from './scope-sql.ts';
+import { componentSource, hop, reachesMany } from './paths-sql.ts';
 import { castOf, column, joinFragments, quote, typedExpr, type RowSource, type Source, type SqlFragment } from './sql.ts';
 import type { ComponentStep, RelationStep, SortSpec } from './types.ts';
 

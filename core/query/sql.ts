@@ -50,9 +50,23 @@ export const dataOf = (src: Source): SqlFragment =>
 export const outerDataOf = (src: Source): SqlFragment =>
   (src.kind === 'instance' ? { sql: src.sql, bindings: src.bindings } : { sql: outerColumn(src, 'data'), bindings: [] });
 
-const COLUMNS: Record<SystemField, string> = {
-  id: 'id', documentId: 'document_id', locale: 'locale', createdAt: 'created_at', updatedAt: 'updated_at', publishedAt: 'published_at',
-};
+/**
+ * The columns every document table has (database/sync.ts creates them), by the API's name for
+ * them: the one place their SQL names are written.
+ */
+export const COLUMNS = {
+  id: 'id', documentId: 'document_id', locale: 'locale', publishedAt: 'published_at', data: 'data',
+  createdAt: 'created_at', updatedAt: 'updated_at',
+} as const satisfies Record<SystemField | 'data', string>;
+
+/** The columns a row is selected with (`Row` in documents/rows.ts). */
+export const ROW_COLUMNS: readonly string[] = Object.values(COLUMNS);
+
+/**
+ * The key in an owner row's `data` under which it keeps its rank in each inverse to-many list
+ * (documents/inverse-order.ts); `$` starts no attribute name, and reads never show it.
+ */
+export const ORDER_KEY = '$order';
 const TIMESTAMPS: ReadonlySet<SystemField> = new Set<SystemField>(['createdAt', 'updatedAt', 'publishedAt']);
 const NUMBERS: ReadonlySet<string> = new Set(['integer', 'biginteger', 'float', 'decimal']);
 

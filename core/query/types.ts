@@ -8,8 +8,15 @@ import type { ScalarType } from '../content-types/types.ts';
 /** The populatable key of localized types: the same document in its other locales. */
 export const LOCALIZATIONS = 'localizations';
 
-/** What to populate under one attribute. */
+/**
+ * What to populate under one key of a `PopulateTree`. The key is the output key, the name the
+ * populated value gets in the answer; `attribute` names what it populates, the key itself when
+ * unset (REST never sets it). GraphQL's aliases are keys of their own, so one attribute may be
+ * populated twice with different options: each is a sub-select of its own.
+ */
 export interface PopulateNode {
+  /** the attribute (or `localizations`) populated; defaults to the node's key */
+  attribute?: string;
   /** nested populate of the related documents or component instances */
   populate?: PopulateTree;
   /** dynamic zones: per component uid, what to populate inside it; unlisted components are dropped */
@@ -22,10 +29,30 @@ export interface PopulateNode {
   sort?: SortSpec[];
   /** to-many relations: answer `{ count }` instead of the documents */
   count?: boolean;
+  /**
+   * Lists (to-many relations, multiple media, repeatable components, dynamic zones,
+   * `localizations`): only this window of the filtered, sorted list, cut in the sub-select
+   * itself. The engine's, not REST's: REST refuses pagination inside populate, as Strapi 5 does.
+   */
+  pagination?: PopulatePagination;
+  /**
+   * Lists: answer `{ nodes: [...the (paginated) list], total: <how many match, filters applied,
+   * pagination not> }` instead of the list (a GraphQL connection's nodes and pageInfo.total).
+   */
+  total?: boolean;
 }
 
-/** Attribute name → what to populate under it. */
+/** A window of a populated list: `start` items skipped, then at most `limit` (null: all the rest). */
+export interface PopulatePagination {
+  start: number;
+  limit: number | null;
+}
+
+/** Output key → what to populate under it (the key is the attribute's name unless the node names another). */
 export type PopulateTree = Record<string, PopulateNode>;
+
+/** The attribute a populate node populates: its own `attribute`, else its key. */
+export const attributeOf = (key: string, node: PopulateNode): string => node.attribute ?? key;
 
 export interface Pagination {
   /** offset of the first row */

@@ -4,6 +4,7 @@ import {
 } from '../../core/index.ts';
 import type { I18nConfig } from './config.ts';
 import { checkCopiedRelations } from './copied-relations.ts';
+import { copyAttributesToLocales } from '../../core/query/jsonb-writes.ts';
 
 
 /**
@@ -33,13 +34,8 @@ async function syncShared(ctx: DocumentContext, doc: Doc | null, locale: string)
   if (!doc || shared.length === 0 || locale === '*') return;
   // drafts are written, except by publish; a type without draft & publish has only published rows
   const draft = ct.options.draftAndPublish === true && ctx.action !== 'publish';
-  const published = draft ? 'IS NULL' : 'IS NOT NULL';
-  await ctx.db.raw(
-    `UPDATE ?? o SET data = o.data || COALESCE((SELECT jsonb_object_agg(k.key, s.data->k.key) FROM unnest(?::text[]) k(key) WHERE jsonb_exists(s.data, k.key)), '{}'::jsonb)
-     FROM ?? s WHERE s.document_id = ? AND s.locale = ? AND s.published_at ${published}
-     AND o.document_id = s.document_id AND o.locale <> s.locale AND o.published_at ${published}`,
-    [ct.collectionName, shared, ct.collectionName, doc.documentId as string, locale],
-  );
+  const copy = copyAttributesToLocales(ct.collectionName, shared, doc.documentId as string, locale, !draft);
+  await ctx.db.raw(copy.sql, copy.bindings);
 }
 
 /** A write names one locale; '*' is refused with Strapi's message (and its empty details). */

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp, TestResponse } from '../../testing.ts';
 import { startApp } from '../helpers/app.ts';
-import { checkScalar, type CheckMode } from '../../core/documents/scalars.ts';
+import { checkScalar, type CheckMode } from '../../core/content-types/scalars.ts';
 import { fieldLabel } from '../../core/errors.ts';
 import { SCALAR_TYPES, type ScalarAttribute } from '../../core/content-types/types.ts';
 

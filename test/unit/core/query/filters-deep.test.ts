@@ -3,7 +3,7 @@ import knex from 'knex';
 import type { Registry } from '../../../../core/content-types/registry.ts';
 import { errorOf } from '../../../helpers/errors.ts';
 import { applyFilters, compileFilters, resolveFilters } from '../../../../core/query/filters.ts';
-import type { Scope } from '../../../../core/documents/rows.ts';
+import type { Scope } from '../../../../core/query/scope-sql.ts';
 import type { FieldRef, FilterNode } from '../../../../core/query/types.ts';
 import { blogRegistry } from '../../../helpers/blog-registry.ts';
 

@@ -4,7 +4,7 @@
  * validator does, so clients written against Strapi see familiar errors.
  */
 import { fieldLabel, type FieldIssue } from '../errors.ts';
-import type { ScalarAttribute } from '../content-types/types.ts';
+import type { ScalarAttribute } from './types.ts';
 
 export type ScalarCheck = { ok: true; value: unknown } | { ok: false; issue: FieldIssue };
 

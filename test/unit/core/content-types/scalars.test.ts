@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkScalar } from '../../../../core/documents/scalars.ts';
+import { checkScalar } from '../../../../core/content-types/scalars.ts';
 import type { ScalarAttribute, ScalarType } from '../../../../core/content-types/types.ts';
 
 type AttrSpec = ScalarType | ScalarAttribute;

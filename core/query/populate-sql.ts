@@ -11,12 +11,14 @@
  */
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isLocalized, isScalar, isToMany, type Attribute, type Attributes, type ContentType } from '../content-types/types.ts';
-import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from '../query/types.ts';
-import { compileFilters } from '../query/filters.ts';
-import { compileSort } from '../query/sort.ts';
-import { fragment as frag, isoTimestamp, joinFragments as join, quote, type SqlFragment as Frag } from '../query/sql.ts';
-import { scopeCondition, type Scope } from './rows.ts';
-import { ORDER_KEY } from './inverse-order.ts';
+import { invalidQueryKey, validationError } from '../errors.ts';
+import { attributeOf, LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
+import { compileFilters } from './filters.ts';
+import { compileSort } from './sort.ts';
+import {
+  COLUMNS, fragment as frag, isoTimestamp, joinFragments as join, ORDER_KEY, quote, type SqlFragment as Frag,
+} from './sql.ts';
+import { scopeCondition, type Scope } from './scope-sql.ts';
 
 /** What a document or component renders: its scalar fields (all when unset) and what it populates. */
 export interface Shape {
@@ -43,8 +45,8 @@ export interface SelectContext {
 /**
  * A list read renders each related document once, however many documents of the page point at
  * it: the relations and media the page's documents populate directly (owning side, without
- * their own filters, sort or count) become MATERIALIZED CTEs over the documents the page
- * references, and each page document looks its own up there. On the bench's 25-article
+ * their own filters, sort, count, pagination or total) become MATERIALIZED CTEs over the
+ * documents the page references, and each page document looks its own up there. On the bench's 25-article
  * `populate=*` page (25 authors, 75 tags, 75 files referenced, but only 20, 30 and 6 distinct),
  * this is most of PostgreSQL's work saved.
  */
@@ -60,7 +62,11 @@ export interface SharedRenders {
 /** The lookup key of a shared render: document ids (text) for relations, file ids for media. */
 interface SharedTarget { ct: ContentType; key: 'document_id' | 'id'; toMany: boolean }
 
-/** Register the CTE rendering `target` once for every document the page references under `name`; returns its name. */
+/**
+ * Register the CTE rendering `target` once for every document the page references under `name`;
+ * returns its name. One CTE per populate node, never per attribute: two aliases of one relation
+ * (different fields, nested populate) each get their own.
+ */
 function shareRender(ctx: SelectContext, shared: SharedRenders, target: SharedTarget, name: string, node: PopulateNode): string {
   // quoted names with a colon: no collectionName can take them (`^[a-z_][a-z0-9_]*$`), so no CTE hides a table
   const h = `"v:shared:${shared.ctes.length + 1}"`;
@@ -94,14 +100,16 @@ function lookUp(h: string, data: string, name: string, target: SharedTarget, ctx
 }
 
 /** Whether this populate of a page document can be a shared render. */
-const shareable = (ctx: SelectContext, owner: { alias: string } | null, node: PopulateNode): ctx is SelectContext & { shared: SharedRenders } =>
-  ctx.shared !== undefined && owner !== null && owner.alias === ctx.shared.root && !node.filters && !(node.sort && node.sort.length > 0) && !node.count;
+const shareable = (
+  ctx: SelectContext, owner: { alias: string } | null, node: PopulateNode,
+): ctx is SelectContext & { shared: SharedRenders } =>
+  ctx.shared !== undefined && owner !== null && owner.alias === ctx.shared.root && !node.filters
+  && !(node.sort && node.sort.length > 0) && !node.count && !node.pagination && !node.total;
 
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 /** The elements of a jsonb value that should be an array; none when it is anything else. */
 const arrayOf = (value: string): string => `CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END`;
 const SYSTEM = ['createdAt', 'updatedAt', 'publishedAt'] as const;
-const COLUMN: Record<(typeof SYSTEM)[number], string> = { createdAt: 'created_at', updatedAt: 'updated_at', publishedAt: 'published_at' };
 
 const hidden = (attr: Attribute): boolean => attr.private === true || attr.type === 'password';
 
@@ -145,11 +153,11 @@ export function documentJson(ctx: SelectContext, ct: ContentType, alias: string,
   for (const name of scalars(ctx, ct.attributes, shape)) {
     pairs.push([name, scalarJson(ct.attributes[name], `${alias}.data`, name)]);
   }
-  for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMN[key]}`))]);
+  for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMNS[key]}`))]);
   if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
   const inner: SelectContext = { ...ctx, row: { alias, ct } };
-  for (const [name, node] of Object.entries(shape.populate ?? {})) {
-    pairs.push([name, populated(inner, ct.attributes, `${alias}.data`, name, node, { alias, ct })]);
+  for (const [key, node] of Object.entries(shape.populate ?? {})) {
+    pairs.push([key, populated(inner, ct.attributes, `${alias}.data`, attributeOf(key, node), node, { alias, ct })]);
   }
   return object(pairs);
 }
@@ -172,17 +180,84 @@ function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Sha
   if (inZone) pairs.push(['__component', frag(`${expr}->'__component'`)]);
   pairs.push(['id', frag(`${expr}->'id'`)], ['documentId', frag(`${expr}->'documentId'`)]);
   for (const name of scalars(ctx, attrs, shape)) pairs.push([name, scalarJson(attrs[name], expr, name)]);
-  for (const [name, node] of Object.entries(shape.populate ?? {})) pairs.push([name, populated(ctx, attrs, expr, name, node, null)]);
+  for (const [key, node] of Object.entries(shape.populate ?? {})) {
+    pairs.push([key, populated(ctx, attrs, expr, attributeOf(key, node), node, null)]);
+  }
   return object(pairs);
 }
 
 /** `(SELECT json_agg(...) ...)`, with `[]` instead of NULL for none. */
 const list = (inner: Frag): Frag => frag(`COALESCE((${inner.sql}), '[]'::json)`, inner.bindings);
 
+/** A populated list's items: read under `alias` from the rows of `body` (`FROM … [WHERE …]`), in `order`. */
+interface Items {
+  alias: string;
+  /** what a windowed read keeps of each row for `item`: `t.*` of a table, `e.v` of array items */
+  columns: string;
+  /** one item's JSON, read from `alias` */
+  item: Frag;
+  body: Frag;
+  order: Frag;
+}
+
+/**
+ * A populated list as JSON: every item in order; with the node's `pagination`, only that window,
+ * cut in the sub-select (the items are numbered in order, and only the window's are rendered);
+ * with `total`, `{ nodes, total }`, the total counting the whole list.
+ */
+function listJson(items: Items, node: PopulateNode): Frag {
+  const { alias, item, body, order } = items;
+  const p = node.pagination;
+  const bindings = [...item.bindings, ...order.bindings, ...body.bindings];
+  let nodes: Frag;
+  if (!p) {
+    nodes = list(frag(`SELECT json_agg(${item.sql} ORDER BY ${order.sql}) ${body.sql}`, bindings));
+  } else {
+    // numbered by the window function, cut before the items' JSON is built (outside the cut)
+    const window = `SELECT ${items.columns}, row_number() OVER (ORDER BY ${order.sql}) AS ${POSITION} ${body.sql}`
+      + ` ORDER BY ${POSITION} OFFSET ?${p.limit === null ? '' : ' LIMIT ?'}`;
+    nodes = list(frag(
+      `SELECT json_agg(${item.sql} ORDER BY ${alias}.${POSITION}) FROM (${window}) ${alias}`,
+      [...bindings, p.start, ...(p.limit === null ? [] : [p.limit])],
+    ));
+  }
+  if (!node.total) return nodes;
+  const total = frag(`(SELECT count(*) ${body.sql})`, body.bindings);
+  const wrapped = `json_build_object('nodes', ${nodes.sql}, 'total', ${total.sql})`;
+  return frag(wrapped, [...nodes.bindings, ...total.bindings]);
+}
+
+/** An item's position in a windowed list (a quoted name no column takes). */
+const POSITION = '"v:n"';
+
+/** Whether `attr` populates as a list, which `pagination` and `total` apply to. */
+const isList = (attr: Attribute): boolean =>
+  (attr.type === 'relation' && isToMany(attr)) || (attr.type === 'media' && attr.multiple === true)
+  || (attr.type === 'component' && attr.repeatable === true) || attr.type === 'dynamiczone';
+
+/**
+ * The attribute a node populates. The tree comes from code (GraphQL, plugins), unchecked by
+ * `resolvePopulate`: an attribute that is none, or a window on a single value, is refused here.
+ */
+function attributeNamed(attrs: Attributes, name: string, node: PopulateNode): Attribute {
+  const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
+  if (!attr) throw invalidQueryKey(name, null, 'populate');
+  const details = { key: name, param: 'populate' };
+  if ((node.pagination || node.total) && !isList(attr)) {
+    throw validationError(`${name} is not a list: pagination and total apply to lists only`, details);
+  }
+  const p = node.pagination;
+  const count = (n: number | null): boolean => n === null || (Number.isInteger(n) && n >= 0);
+  if (p && !(p.start !== null && count(p.start) && count(p.limit))) {
+    throw validationError(`Invalid pagination of ${name}: start and limit are integers from 0`, details);
+  }
+  return attr;
+}
+
 /** One populated attribute of a document (`owner` set) or component instance, read from `data`. */
 function populated(ctx: SelectContext, attrs: Attributes, data: string, name: string, node: PopulateNode, owner: { alias: string; ct: ContentType } | null): Frag {
   if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name)) return localizations(ctx, owner!, node);
-  const attr = attrs[name];
+  const attr = attributeNamed(attrs, name, node);
   if (attr.type === 'relation') return relation(ctx, attr, data, name, node, owner);
   if (attr.type === 'media') {
     if (shareable(ctx, owner, node)) {
@@ -199,22 +274,25 @@ function populated(ctx: SelectContext, attrs: Attributes, data: string, name: st
     }
     const e = ctx.alias();
     const item = componentJson(ctx, attr.component, `${e}.v`, node, false);
-    return list(frag(`SELECT json_agg(${item.sql} ORDER BY ${e}.n) FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n)`, item.bindings));
+    const body = frag(`FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n)`);
+    return listJson({ alias: e, columns: `${e}.v`, item, body, order: frag(`${e}.n`) }, node);
   }
   if (attr.type === 'dynamiczone') {
     const value = `(${data}->${lit(name)})`;
     const e = ctx.alias();
     const shown = node.on ? attr.components.filter((c) => Object.hasOwn(node.on!, c)) : attr.components;
-    if (shown.length === 0) return frag(`'[]'::json`);
+    if (shown.length === 0) {
+      return node.total ? frag(`json_build_object('nodes', '[]'::json, 'total', 0)`) : frag(`'[]'::json`);
+    }
     const cases = shown.map((uid) => {
       const item = componentJson(ctx, uid, `${e}.v`, node.on?.[uid] ?? {}, true);
       return frag(`WHEN ${lit(uid)} THEN ${item.sql}`, item.bindings);
     });
-    const body = join(cases, ' ');
-    return list(frag(
-      `SELECT json_agg(CASE ${e}.v->>'__component' ${body.sql} END ORDER BY ${e}.n) FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n) WHERE ${e}.v->>'__component' IN (${shown.map(lit).join(', ')})`,
-      body.bindings,
-    ));
+    const branches = join(cases, ' ');
+    const item = frag(`CASE ${e}.v->>'__component' ${branches.sql} END`, branches.bindings);
+    const body = frag(`FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n)`
+      + ` WHERE ${e}.v->>'__component' IN (${shown.map(lit).join(', ')})`);
+    return listJson({ alias: e, columns: `${e}.v`, item, body, order: frag(`${e}.n`) }, node);
   }
   throw new Error(`${name} cannot be populated`);
 }
@@ -273,7 +351,7 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
   const order = ordering(ctx, target.uid, t, node, natural);
   const body = `FROM ${from} WHERE ${link} AND ${filter.sql}`;
   if (!toMany) return frag(`(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`, [...doc.bindings, ...filter.bindings, ...order.bindings]);
-  return list(frag(`SELECT json_agg(${doc.sql} ORDER BY ${order.sql}) ${body}`, [...doc.bindings, ...order.bindings, ...filter.bindings]));
+  return listJson({ alias: t, columns: `${t}.*`, item: doc, body: frag(body, filter.bindings), order }, node);
 }
 
 function media(ctx: SelectContext, multiple: boolean, data: string, name: string, node: PopulateNode): Frag {
@@ -284,10 +362,9 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
     return frag(`(SELECT ${doc.sql} FROM ${quote(files.collectionName)} ${f} WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`, doc.bindings);
   }
   const o = ctx.alias();
-  return list(frag(
-    `SELECT json_agg(${doc.sql} ORDER BY ${o}.n) FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${quote(files.collectionName)} ${f} ON ${f}.id = ${o}.v::bigint`,
-    doc.bindings,
-  ));
+  const body = frag(`FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n)`
+    + ` JOIN ${quote(files.collectionName)} ${f} ON ${f}.id = ${o}.v::bigint`);
+  return listJson({ alias: f, columns: `${f}.*`, item: doc, body, order: frag(`${o}.n`) }, node);
 }
 
 /** The same document in its other locales, in the read's status. */
@@ -296,8 +373,10 @@ function localizations(ctx: SelectContext, owner: { alias: string; ct: ContentTy
   const t = ctx.alias();
   const status = scopeCondition(ct, t, { status: ctx.scope.status, locale: '*' });
   const doc = documentJson(ctx, ct, t, node);
-  return list(frag(
-    `SELECT json_agg(${doc.sql} ORDER BY ${t}.id) FROM ${quote(ct.collectionName)} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,
-    [...doc.bindings, ...status.bindings],
-  ));
+  const body = frag(
+    `FROM ${quote(ct.collectionName)} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id`
+      + ` AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,
+    status.bindings,
+  );
+  return listJson({ alias: t, columns: `${t}.*`, item: doc, body, order: frag(`${t}.id`) }, node);
 }
