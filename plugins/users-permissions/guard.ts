@@ -33,7 +33,6 @@ export function createAuthenticator(app: App, deps: { jwt: () => JwtService; rol
     const user = await app.documents(USER_UID).findFirst({
       filters: resolveFilters(app.registry, USER_UID, { id: payload.id }),
       populate: { role: { fields: ['type'] } },
-      redact: true,
     });
     if (!user || user.blocked === true) return null;
     return user;
