@@ -31,6 +31,7 @@ export interface UsersPermissionsApi {
  */
 export const usersPermissionsPlugin = definePlugin({
   name: 'users-permissions',
+  authenticates: true,
   async register(app): Promise<UsersPermissionsApi> {
     const config = readUsersPermissionsConfig(app.pluginConfig('users-permissions'), app.env);
     app.registry.addContentType(await loadUserContentType(app.appDir));
