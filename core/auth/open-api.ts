@@ -23,7 +23,9 @@ export const openAccess: RouteMiddleware = async (ctx, _route, next) => {
  * opted in. Without a plugin that authenticates and without the opt-in, a ConfigurationError
  * that says how to opt in (or to enable users-permissions).
  */
-export function isOpenApi(plugins: ReadonlyArray<{ name: string; authenticates?: boolean }>, openApi: unknown): boolean {
+export function isOpenApi(
+  plugins: ReadonlyArray<{ name: string; authenticates?: boolean }>, openApi: unknown,
+): boolean {
   if (plugins.some((p) => p.authenticates === true)) return false;
   if (openApi === true) return true;
   throw configurationError(

@@ -106,7 +106,13 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
 
   /** The document after a version change, in the version the action leaves in front. */
   const after = (ctx: DocumentContext, p: VersionParams, status: Scope['status'], locale: string | null): Promise<Doc | null> =>
-    core.findOne({ ...ctx, action: 'findOne', params: { documentId: p.documentId, status, locale: locale ?? undefined, populate: p.populate, fields: p.fields, raw: p.raw } });
+    core.findOne({
+      ...ctx, action: 'findOne',
+      params: {
+        documentId: p.documentId, status, locale: locale ?? undefined,
+        populate: p.populate, fields: p.fields, raw: p.raw,
+      },
+    });
 
   const core: CoreActions = {
     async findMany(ctx) {

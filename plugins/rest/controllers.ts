@@ -33,8 +33,10 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
   const single = ct.kind === 'singleType';
   // relations the caller may not `find` are not populated (brief, Authentication 7); private and
   // password attributes are left out in SQL, as by every read that does not ask for raw rows
-  const query = (ctx: RequestContext): Query =>
-    authorizeQuery(app.registry, ct.uid, parseRestQuery(app.registry, ct.uid, ctx.state.query, queries), ctx.state.auth);
+  const query = (ctx: RequestContext): Query => {
+    const parsed = parseRestQuery(app.registry, ct.uid, ctx.state.query, queries);
+    return authorizeQuery(app.registry, ct.uid, parsed, ctx.state.auth);
+  };
   // a write answers the document it wrote: `_q` is for reads (Strapi ignores it on writes too)
   const writeQuery = (ctx: RequestContext): Query => ({ ...query(ctx), search: undefined });
   const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));
@@ -60,7 +62,8 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
   const version = (action: 'publish' | 'unpublish' | 'discardDraft') => async (ctx: RequestContext): Promise<void> => {
     const q = query(ctx);
     const documentId = await documentIdOf(ctx);
-    answer(ctx, documentId ? await docs[action]({ documentId, locale: q.locale, populate: q.populate, fields: q.fields }) : null);
+    const { locale, populate, fields } = q;
+    answer(ctx, documentId ? await docs[action]({ documentId, locale, populate, fields }) : null);
   };
 
   return {

@@ -48,9 +48,8 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
 
   /** The role the path names, with its grant list (private: a raw read). */
   async function roleById(documents: (uid: string) => DocumentApi, id: string): Promise<Doc> {
-    const role = ID.test(id)
-      ? await documents(ROLE_UID).findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { id: Number(id) }), raw: true })
-      : null;
+    const filters = ID.test(id) ? resolveFilters(app.registry, ROLE_UID, { id: Number(id) }) : null;
+    const role = filters ? await documents(ROLE_UID).findFirst({ filters, raw: true }) : null;
     if (!role) throw notFound('Role not found');
     return role;
   }

@@ -51,7 +51,8 @@ export function createRoleService(app: App, ttlMs = 10_000): RoleService {
   const cache = new Map<number, { at: number; actions: Promise<ReadonlySet<string>> }>();
   const ids = new Map<string, { at: number; id: Promise<number | null> }>();
   // a role's grant list is private (a populated role never shows it): this service reads it raw
-  const byType = (type: string) => docs().findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { type }), raw: true });
+  const byType = (type: string) =>
+    docs().findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { type }), raw: true });
 
   return {
     actionsOf(roleId) {

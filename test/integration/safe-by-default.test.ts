@@ -10,6 +10,7 @@ import { resolveFilters } from '../../core/query/filters.ts';
 import { FILE_UID } from '../../core/content-types/types.ts';
 import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
 import { USER_UID } from '../../plugins/users-permissions/schemas.ts';
+import type { Doc } from '../../core/documents/serialize.ts';
 
 const NOTE = 'api::note.note';
 const WRITER = 'api::writer.writer';
@@ -58,13 +59,27 @@ const INDEX = `export default {
 const fixture = (): Promise<string> => writeApp({ contentTypes: { note, writer }, files: { 'src/index.ts': INDEX } });
 const quiet = pino({ level: 'silent' });
 const upDisabled = { 'users-permissions': { enabled: false } };
+const anon = { authorization: '' };
+
+/** A confirmed Authenticated user, written through the document service. */
+async function makeUser(t: TestApp, username: string, extra: Record<string, unknown> = {}): Promise<Doc> {
+  const role = await t.app.plugin(usersPermissionsPlugin).roles.byType('authenticated');
+  return t.app.documents(USER_UID).create({
+    data: {
+      username, email: `${username}@example.com`, password: 'secret-password', confirmed: true,
+      role: role!.documentId, ...extra,
+    },
+  });
+}
 
 describe('the document service leaves private and password attributes out unless asked for raw rows', () => {
   let t: TestApp;
   let noteId: string;
   beforeAll(async () => {
     t = await startApp({ appDir: await fixture() });
-    const w = await t.app.documents(WRITER).create({ data: { name: 'Ann', hidden: 'writer-hidden', secret: 'writer-secret' } });
+    const w = await t.app.documents(WRITER).create({
+      data: { name: 'Ann', hidden: 'writer-hidden', secret: 'writer-secret' },
+    });
     const created = await t.app.documents(NOTE).create({
       data: { title: 'First', memo: 'note-memo', pin: 'note-pin', writer: w.documentId },
       populate: { writer: {} },
@@ -118,14 +133,13 @@ describe('the document service leaves private and password attributes out unless
   });
 
   it("reads users without password hashes or tokens, unless raw; a deleted document's entries too", async () => {
-    const role = await t.app.plugin(usersPermissionsPlugin).roles.byType('authenticated');
-    const user = await t.app.documents(USER_UID).create({
-      data: { username: 'hashed', email: 'hashed@example.com', password: 'secret-password', resetPasswordToken: 'reset-me', role: role!.documentId },
-    });
+    const user = await makeUser(t, 'hashed', { resetPasswordToken: 'reset-me' });
     expect(user).toMatchObject({ username: 'hashed' });
     const listed = JSON.stringify(await t.app.documents(USER_UID).findMany({ populate: { role: {} } }));
     expect(listed).toContain('hashed@example.com');
-    for (const secret of ['$2', 'reset-me', '"password"', '"resetPasswordToken"', '"permissions"']) expect(listed).not.toContain(secret);
+    for (const secret of ['$2', 'reset-me', '"password"', '"resetPasswordToken"', '"permissions"']) {
+      expect(listed).not.toContain(secret);
+    }
     const raw = await t.app.documents(USER_UID).findOne({ documentId: String(user.documentId), raw: true });
     expect(raw).toMatchObject({ resetPasswordToken: 'reset-me' });
     expect(String(raw!.password)).toMatch(/^\$2/);
@@ -138,16 +152,13 @@ describe('the document service leaves private and password attributes out unless
   });
 
   it('still logs users in (the hash is read raw) and answers them without it', async () => {
-    const role = await t.app.plugin(usersPermissionsPlugin).roles.byType('authenticated');
-    await t.app.documents(USER_UID).create({
-      data: { username: 'login', email: 'login@example.com', password: 'secret-password', confirmed: true, role: role!.documentId },
-    });
-    const ok = await t.request('POST', '/api/auth/local', { identifier: 'login', password: 'secret-password' }, { authorization: '' });
+    await makeUser(t, 'login');
+    const login = (password: string) => t.request('POST', '/api/auth/local', { identifier: 'login', password }, anon);
+    const ok = await login('secret-password');
     expect(ok.status).toBe(200);
     expect(ok.body.user).toMatchObject({ username: 'login' });
     expect(ok.text).not.toContain('$2');
-    const bad = await t.request('POST', '/api/auth/local', { identifier: 'login', password: 'wrong-password' }, { authorization: '' });
-    expect(bad.status).toBe(400);
+    expect((await login('wrong-password')).status).toBe(400);
   });
 });
 
@@ -156,20 +167,18 @@ describe('every request is authenticated, whatever route it hits', () => {
   let jwt: string;
   beforeAll(async () => {
     t = await startApp({ appDir: await fixture() });
-    const role = await t.app.plugin(usersPermissionsPlugin).roles.byType('authenticated');
-    const user = await t.app.documents(USER_UID).create({
-      data: { username: 'reader', email: 'reader@example.com', password: 'secret-password', confirmed: true, role: role!.documentId },
-    });
+    const user = await makeUser(t, 'reader');
     jwt = await t.app.plugin(usersPermissionsPlugin).jwt().issue({ id: Number(user.id) });
   });
   afterAll(() => t?.close());
 
-  it('a route without an action sees ctx.state.auth: Public, a JWT, an API token; a bad credential is 401', async () => {
+  it('a route without an action sees ctx.state.auth (Public, a JWT, an API token); a bad credential: 401', async () => {
     const ask = (headers: Record<string, string>) => t.request('GET', '/api/whoami', undefined, headers);
-    const anon = await ask({ authorization: '' });
-    expect([anon.status, anon.body]).toEqual([200, { strategy: 'public', username: null, mayFindNotes: false }]);
+    const nobody = await ask(anon);
+    expect([nobody.status, nobody.body]).toEqual([200, { strategy: 'public', username: null, mayFindNotes: false }]);
     const user = await ask({ authorization: `Bearer ${jwt}` });
-    expect([user.status, user.body]).toEqual([200, { strategy: 'users-permissions', username: 'reader', mayFindNotes: false }]);
+    expect(user.status).toBe(200);
+    expect(user.body).toEqual({ strategy: 'users-permissions', username: 'reader', mayFindNotes: false });
     const token = await ask({});
     expect([token.status, token.body]).toEqual([200, { strategy: 'api-token', username: null, mayFindNotes: true }]);
     for (const bad of ['Bearer 0123abcd', `Bearer ${jwt}x`, 'Basic dXNlcjpwYXNz']) {
@@ -180,8 +189,9 @@ describe('every request is authenticated, whatever route it hits', () => {
 
   it('an auth: false route is never refused, and still sees a valid credential', async () => {
     const ask = (headers: Record<string, string>) => t.request('GET', '/api/open-whoami', undefined, headers);
-    expect((await ask({ authorization: '' })).body).toEqual({ strategy: 'public', username: null, mayFindNotes: false });
-    expect((await ask({ authorization: `Bearer ${jwt}` })).body).toMatchObject({ strategy: 'users-permissions', username: 'reader' });
+    expect((await ask(anon)).body).toEqual({ strategy: 'public', username: null, mayFindNotes: false });
+    const user = await ask({ authorization: `Bearer ${jwt}` });
+    expect(user.body).toMatchObject({ strategy: 'users-permissions', username: 'reader' });
     expect((await ask({})).body).toMatchObject({ strategy: 'api-token', mayFindNotes: true });
     // a credential that names nobody: no grant at all, and no 401
     const bad = await ask({ authorization: 'Bearer 0123abcd' });
@@ -209,7 +219,10 @@ describe('lists are bounded by maxLimit', () => {
     t = await startApp({ appDir: await fixture(), config: { api: { rest: { defaultLimit: 2, maxLimit: 3 } } } });
     for (let i = 1; i <= 5; i++) {
       await t.app.documents(FILE_UID).create({
-        data: { name: `f${i}.txt`, hash: `f_${i}`, ext: '.txt', mime: 'text/plain', size: 1, url: `/uploads/f_${i}.txt`, provider: 'local' },
+        data: {
+          name: `f${i}.txt`, hash: `f_${i}`, ext: '.txt', mime: 'text/plain', size: 1, url: `/uploads/f_${i}.txt`,
+          provider: 'local',
+        },
       });
     }
   });
@@ -230,21 +243,16 @@ describe('lists are bounded by maxLimit', () => {
   });
 
   it('the upload list goes through authorization: without find, the Public role gets 401', async () => {
-    const res = await t.request('GET', '/api/upload/files', undefined, { authorization: '' });
+    const res = await t.request('GET', '/api/upload/files', undefined, anon);
     expect(res.status).toBe(401);
   });
 
   it('the users and roles lists are bounded too', async () => {
-    const role = await t.app.plugin(usersPermissionsPlugin).roles.byType('authenticated');
-    for (let i = 1; i <= 4; i++) {
-      await t.app.documents(USER_UID).create({
-        data: { username: `user${i}`, email: `user${i}@example.com`, password: 'secret-password', role: role!.documentId },
-      });
-    }
+    for (let i = 1; i <= 4; i++) await makeUser(t, `user${i}`);
     expect((await t.request('GET', '/api/users')).body).toHaveLength(3);
     for (const type of ['editor', 'reviewer']) {
-      const created = await t.request('POST', '/api/users-permissions/roles', { name: `Role ${type}`, type, permissions: {} });
-      expect(created.status).toBe(200);
+      const role = { name: `Role ${type}`, type, permissions: {} };
+      expect((await t.request('POST', '/api/users-permissions/roles', role)).status).toBe(200);
     }
     expect(Number((await t.sql('up_roles').count({ n: '*' }).first())!.n)).toBe(4);
     expect((await t.request('GET', '/api/users-permissions/roles')).body.roles).toHaveLength(3);
@@ -253,7 +261,8 @@ describe('lists are bounded by maxLimit', () => {
 
 describe('without users-permissions', () => {
   it('refuses to start unless the app opts in to an open API, saying how', async () => {
-    const attempt = createVellumApp({ appDir: await fixture(), logger: quiet, env: {}, config: { plugins: upDisabled } });
+    const appDir = await fixture();
+    const attempt = createVellumApp({ appDir, logger: quiet, env: {}, config: { plugins: upDisabled } });
     await expect(attempt).rejects.toThrow(ConfigurationError);
     await expect(attempt).rejects.toThrow(/openApi: true.*VELLUM_OPEN_API=true/s);
   });
@@ -264,7 +273,8 @@ describe('without users-permissions', () => {
       expect(t.token).toBeNull();
       const w = await t.request('POST', '/api/writers', { data: { name: 'Open', hidden: 'open-hidden' } });
       expect(w.status).toBe(201);
-      const n = await t.request('POST', '/api/notes', { data: { title: 'Open note', memo: 'open-memo', writer: w.body.data.documentId } });
+      const data = { title: 'Open note', memo: 'open-memo', writer: w.body.data.documentId };
+      const n = await t.request('POST', '/api/notes', { data });
       expect(n.status).toBe(201);
       const list = await t.request('GET', '/api/notes?populate=writer&filters[writer][name][$eq]=Open');
       expect(list.status).toBe(200);
@@ -279,7 +289,8 @@ describe('without users-permissions', () => {
   });
 
   it('opts in with VELLUM_OPEN_API=true too', async () => {
-    const t = await startApp({ appDir: await fixture(), env: { VELLUM_OPEN_API: 'true' }, config: { plugins: upDisabled } });
+    const appDir = await fixture();
+    const t = await startApp({ appDir, env: { VELLUM_OPEN_API: 'true' }, config: { plugins: upDisabled } });
     try {
       expect((await t.request('GET', '/api/notes')).status).toBe(200);
     } finally {
