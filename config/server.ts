@@ -14,4 +14,6 @@ export default ({ env }: { env: import('../core/config/env.ts').EnvFn }) => ({
   proxy: env.bool('IS_PROXIED', false),
   // how long a graceful shutdown waits for in-flight requests
   shutdownTimeoutMs: env.int('SHUTDOWN_TIMEOUT_MS', 10000),
+  // with users-permissions disabled, the app only starts when this says every route may be open to anyone
+  openApi: env.bool('VELLUM_OPEN_API', false),
 });

@@ -5,7 +5,7 @@
  * Strapi 5's query validation does for restricted relations. Populate, where a hidden relation
  * is only left out, is `populate-access.ts`.
  */
-import { invalidQueryKey } from '../errors.ts';
+import { configurationError, invalidQueryKey } from '../errors.ts';
 import type { Registry } from '../content-types/registry.ts';
 import type { FilterNode, PopulateTree, SortSpec } from '../query/types.ts';
 import { findActionOf, prunePopulate } from './populate-access.ts';
@@ -71,12 +71,14 @@ export function assertQueryAccess(query: { filters?: FilterNode; sort?: SortSpec
 /**
  * A parsed query as the caller may run it: populated relations it may not `find` dropped,
  * then a 400 for filters or sorts through one. What every controller that reads documents for
- * a request calls (REST, the users routes); without an auth plugin the query stays as it is.
+ * a request calls (REST, the users and upload routes). Every route has auth state (the auth
+ * plugin's, or an open API's that allows everything): a query without one comes from code that
+ * forgot to pass it, and is refused rather than run as if everything were allowed.
  */
 export function authorizeQuery<Q extends { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree }>(
   registry: Registry, uid: string, query: Q, auth: RequestAuth | undefined,
 ): Q {
-  if (!auth) return query;
+  if (!auth) throw configurationError(`A query on ${uid} was authorized without auth state (ctx.state.auth)`);
   const allows = (action: string): boolean => auth.allows(action);
   // a populate the caller may not read is dropped with its own filters; what is left is checked
   const populate = prunePopulate(registry, uid, query.populate, allows);

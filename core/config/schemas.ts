@@ -32,6 +32,8 @@ export const serverConfigSchema = z.object({
   port: port().default(1337),
   /** the public address links in emails start with; checked as a URL where it is used */
   url: z.string().optional(),
+  /** serve the content API without users-permissions (core/auth/open-api.ts) */
+  openApi: z.boolean().optional(),
   proxy: proxy.optional(),
   body: z.object({
     jsonLimit: byteSize().default('2mb'),

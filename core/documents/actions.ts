@@ -111,7 +111,13 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
 
   /** The document after a version change, in the version the action leaves in front. */
   const after = (ctx: DocumentContext, p: VersionParams, status: Scope['status'], locale: string | null): Promise<Doc | null> =>
-    core.findOne({ ...ctx, action: 'findOne', params: { documentId: p.documentId, status, locale: locale ?? undefined, populate: p.populate, fields: p.fields, redact: p.redact } });
+    core.findOne({
+      ...ctx, action: 'findOne',
+      params: {
+        documentId: p.documentId, status, locale: locale ?? undefined,
+        populate: p.populate, fields: p.fields, raw: p.raw,
+      },
+    });
 
   const core: CoreActions = {
     async findMany(ctx) {
@@ -156,7 +162,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       if (rows.length === 0) return null;
       await q.delete();
       await forgetDocument(ctx.db, registry, ctx.uid, documentId, rows);
-      return { documentId, entries: rows.map((r) => toDocument(ctx.contentType, r)) };
+      return { documentId, entries: rows.map((r) => toDocument(ctx.contentType, r, { raw: ctx.params.raw === true })) };
     },
     async publish(ctx) {
       requireDraftAndPublish(ctx);

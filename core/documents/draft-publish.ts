@@ -27,6 +27,6 @@ export const draftAndPublish: DocumentMiddleware = async (ctx, next) => {
     // what the caller asked to see, so the published version answers in that shape
     populate,
     fields,
-    redact: params.redact,
+    raw: params.raw,
   });
 };

@@ -54,7 +54,9 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // (not in a read of every locale: a shared render cannot follow each row's own locale)
   const single = req.limit === 1 || req.documentId !== undefined || req.scope.locale === '*';
   const shared: SharedRenders | undefined = single ? undefined : { root: 'r', page: '"v:page"', ctes: [] };
-  const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact: req.params.redact === true, alias: () => `t${++n}`, shared };
+  // private and password attributes stay in the database unless the caller asked for raw rows
+  const redact = req.params.raw !== true;
+  const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact, alias: () => `t${++n}`, shared };
   const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
   const ctes: Frag[] = [];
   // A filtered (or searched) list with a total: the matching ids once (a CTE), counted and cut

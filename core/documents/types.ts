@@ -18,8 +18,12 @@ export interface ReadParams {
   populate?: PopulateTree;
   /** scalar fields to return (id and documentId always); all when unset */
   fields?: string[];
-  /** leave private and password attributes out, at every level (the content API asks for this) */
-  redact?: boolean;
+  /**
+   * Include private and password attributes (at every level, populated documents too). Left out
+   * otherwise: a reader that forgets to ask cannot hand out hashes or tokens. Only internal
+   * callers that check secrets (logins, API tokens, reset codes) ask for raw rows.
+   */
+  raw?: true;
   pagination?: Pagination;
   /** resolved filters (`resolveFilters`): applied by findMany, findFirst and count */
   filters?: FilterNode;
@@ -46,10 +50,13 @@ export interface CreateParams extends ReadParams {
   base?: Record<string, unknown>;
 }
 export interface UpdateParams extends ReadParams { documentId: string; data: Record<string, unknown> }
-export interface DeleteParams { documentId: string; locale?: LocaleParam }
+/** `raw`: the deleted entries with their private and password attributes (left out otherwise) */
+export interface DeleteParams { documentId: string; locale?: LocaleParam; raw?: true }
 export interface DeleteResult { documentId: string; entries: Doc[] }
 /** publish / unpublish / discardDraft of one document (in one locale, or every locale with '*') */
-export interface VersionParams { documentId: string; locale?: LocaleParam; populate?: PopulateTree; fields?: string[]; redact?: boolean }
+export interface VersionParams {
+  documentId: string; locale?: LocaleParam; populate?: PopulateTree; fields?: string[]; raw?: true;
+}
 
 export type ParamsOf = {
   findMany: ReadParams; findPage: ReadParams; findFirst: ReadParams; count: ReadParams; findOne: FindOneParams;

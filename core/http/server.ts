@@ -26,7 +26,7 @@ export interface RequestState {
   log: Logger;
   /** the query string parsed with qs bracket notation */
   query: Record<string, unknown>;
-  /** set by the auth plugin on guarded routes: who is asking and what they may do */
+  /** who is asking and what they may do: set on every route (by the auth plugin, or an open API's) */
   auth?: RequestAuth;
   /** the matched route's `bodyLimit`: how much of an unread body is drained before answering */
   bodyLimit?: number;

@@ -17,6 +17,7 @@ import { createHttpServer, type HttpServer, type HttpServerOptions, type Request
 import { readProxyConfig } from '../http/proxy.ts';
 import { createCors, readCorsConfig } from '../http/cors.ts';
 import { configurationError } from '../errors.ts';
+import { isOpenApi, openAccess } from '../auth/open-api.ts';
 import { createConnection, type ConnectionOptions } from '../../database/connection.ts';
 import { cancelStatementsAt } from '../../database/cancel.ts';
 import { syncTables } from '../../database/sync.ts';
@@ -150,6 +151,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   const lifecycle = await appLifecycle(appDir);
   const enabled = options.plugins.filter((p) => (config.plugins[p.name] as PlainObject | undefined)?.enabled !== false);
   const plugins = orderPlugins(lifecycle ? [...enabled, lifecycle] : enabled);
+  // no plugin authenticates requests: refused unless the app opted in to serving everything to anyone
+  if (isOpenApi(plugins, config.server.openApi)) {
+    log.warn('server.openApi: no plugin authenticates requests, every route is open to anyone');
+    server.useRoute(openAccess);
+  } else if (config.server.openApi === true) {
+    log.warn('server.openApi is ignored: a plugin authenticates every request');
+  }
   const apis = new Map<Plugin<any>, unknown>();
   let phase: 'created' | 'starting' | 'started' | 'destroyed' = 'created';
 

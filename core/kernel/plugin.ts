@@ -10,6 +10,11 @@ import type { App } from './app.ts';
 export interface Plugin<API = unknown> {
   name: string;
   dependencies?: string[];
+  /**
+   * The plugin authenticates every request: it sets `ctx.state.auth` on every route (or refuses the
+   * request). An app needs one such plugin, or `server.openApi: true` (core/auth/open-api.ts).
+   */
+  authenticates?: boolean;
   register(app: App): API | Promise<API>;
   bootstrap?(app: App, api: API): void | Promise<void>;
   destroy?(app: App, api: API): void | Promise<void>;

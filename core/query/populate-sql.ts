@@ -29,7 +29,7 @@ export interface Shape {
 export interface SelectContext {
   registry: Registry;
   scope: Scope;
-  /** leave private and password attributes out at every level (the content API) */
+  /** leave private and password attributes out at every level (every read but a `raw` one) */
   redact: boolean;
   /** fresh table aliases for nested subqueries */
   alias(): string;
@@ -143,7 +143,8 @@ function scalarJson(attr: Attribute, data: string, name: string): Frag {
 function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] {
   const wanted = shape.fields ? new Set(shape.fields) : null;
   return Object.entries(attrs)
-    .filter(([name, attr]) => isScalar(attr) && (wanted ? wanted.has(name) : !(ctx.redact && hidden(attr))))
+    // naming a private attribute in `fields` does not reveal it: only a raw read does
+    .filter(([name, attr]) => isScalar(attr) && !(ctx.redact && hidden(attr)) && (wanted ? wanted.has(name) : true))
     .map(([name]) => name);
 }
 

@@ -32,14 +32,16 @@ export const i18nPlugin = definePlugin({
     const config = app.pluginConfig('i18n', i18nConfigSchema);
     app.registry.addContentType(localeContentType);
     app.documents.use(createI18nMiddleware(config, app.registry));
-    const { prefix } = restApiConfig(app.config);
+    const { prefix, pagination } = restApiConfig(app.config);
+    // a list is bounded like every other list (Strapi's takes no query and lists every locale)
+    const bounded = { start: 0, limit: pagination.maxLimit, style: 'page', withCount: false } as const;
     app.server.route({
       method: 'GET',
       path: `${prefix}/i18n/locales`,
       config: { action: 'plugin::i18n.locales.listLocales' },
       async handler(ctx) {
         // a bare array, as Strapi answers this route
-        ctx.body = await app.documents(LOCALE_UID).findMany({ locale: '*' });
+        ctx.body = await app.documents(LOCALE_UID).findMany({ locale: '*', pagination: bounded });
       },
     });
     return { config };

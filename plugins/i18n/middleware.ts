@@ -110,7 +110,7 @@ async function updateOrLocalize(
     status: p.status,
     populate: p.populate,
     fields: p.fields,
-    redact: p.redact,
+    raw: p.raw,
     base,
   });
 }

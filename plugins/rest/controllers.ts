@@ -23,14 +23,14 @@ function bodyData(ctx: RequestContext): Record<string, unknown> {
 export function createControllers(app: App, ct: ContentType, queries: QueryConfig): Controllers {
   const docs = app.documents(ct.uid);
   const single = ct.kind === 'singleType';
-  // the content API never shows private or password attributes: they are left out in SQL
-  const query = (ctx: RequestContext): Query & { redact: true } => ({
-    // relations the caller may not `find` are not populated (brief, Authentication 7)
-    ...authorizeQuery(app.registry, ct.uid, parseRestQuery(app.registry, ct.uid, ctx.state.query, queries), ctx.state.auth),
-    redact: true,
-  });
+  // relations the caller may not `find` are not populated (brief, Authentication 7); private and
+  // password attributes are left out in SQL, as by every read that does not ask for raw rows
+  const query = (ctx: RequestContext): Query => {
+    const parsed = parseRestQuery(app.registry, ct.uid, ctx.state.query, queries);
+    return authorizeQuery(app.registry, ct.uid, parsed, ctx.state.auth);
+  };
   // a write answers the document it wrote: `_q` is for reads (Strapi ignores it on writes too)
-  const writeQuery = (ctx: RequestContext): Query & { redact: true } => ({ ...query(ctx), search: undefined });
+  const writeQuery = (ctx: RequestContext): Query => ({ ...query(ctx), search: undefined });
   const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));
 
   const present = (ctx: RequestContext, doc: Doc): Doc => (wantsV4(ctx) ? toV4(app.registry, ct.uid, doc) : doc);
@@ -54,7 +54,8 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
   const version = (action: 'publish' | 'unpublish' | 'discardDraft') => async (ctx: RequestContext): Promise<void> => {
     const q = query(ctx);
     const documentId = await documentIdOf(ctx);
-    answer(ctx, documentId ? await docs[action]({ documentId, locale: q.locale, populate: q.populate, fields: q.fields, redact: true }) : null);
+    const { locale, populate, fields } = q;
+    answer(ctx, documentId ? await docs[action]({ documentId, locale, populate, fields }) : null);
   };
 
   return {

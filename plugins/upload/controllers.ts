@@ -1,6 +1,7 @@
 import {
   type App, type Doc, DOCUMENT_ID, FILE_UID, forbidden, isPlainObject, notFound, parseRestQuery, type QueryConfig,
   type RequestContext, validationError,
+  type Pagination, authorizeQuery,
 } from '../../core/index.ts';
 import { parseMultipart } from './multipart.ts';
 import type { Link } from './link.ts';
@@ -8,7 +9,7 @@ import type { FileInfo, UploadService } from './service.ts';
 
 /**
  * A file as the upload routes answer it, with Strapi's `isUrlSigned` (public files are not).
- * Private fields are already out: every read behind these routes asks for `redact: true`.
+ * Private fields are already out: the document service leaves them out of every read.
  */
 const present = (doc: Doc): Doc => ({ ...doc, isUrlSigned: false });
 
@@ -66,15 +67,17 @@ function linkOf(fields: Map<string, string[]>, query: Record<string, unknown>): 
 
 /**
  * Linking writes the target document: it needs what `PUT` of that document needs (`<uid>.update`),
- * not only the upload permission. No auth plugin (`auth` unset): nothing to check, as for every route.
+ * not only the upload permission. Every route has auth state (an open API's allows everything).
  */
 function requireUpdate(ctx: RequestContext, link: Link): void {
   const auth = ctx.state.auth;
-  if (auth && !auth.allows(`${link.ref}.update`)) throw forbidden();
+  if (!auth || !auth.allows(`${link.ref}.update`)) throw forbidden();
 }
 
 /** The upload routes, Strapi's content-API shapes: bare arrays and objects, no `{data, meta}`. */
 export function createUploadControllers(app: App, service: UploadService, sizeLimit: number, queries: QueryConfig) {
+  // Strapi lists every file unless pagination is asked for: here, as many as `maxLimit` allows
+  const unpaged: Pagination = { start: 0, limit: queries.pagination.maxLimit, style: 'page', withCount: false };
   return {
     async upload(ctx: RequestContext): Promise<void> {
       const id = ctx.state.query.id;
@@ -94,9 +97,11 @@ export function createUploadControllers(app: App, service: UploadService, sizeLi
       ctx.body = created.map((d) => present(d));
     },
     async find(ctx: RequestContext): Promise<void> {
-      const q = parseRestQuery(app.registry, FILE_UID, ctx.state.query, queries);
-      // Strapi lists every file unless pagination is asked for
-      const docs = await app.documents(FILE_UID).findMany({ ...q, redact: true, pagination: ctx.state.query.pagination === undefined ? undefined : q.pagination });
+      // the path every list takes: parse, then what the caller may read, then one bounded read
+      const parsed = parseRestQuery(app.registry, FILE_UID, ctx.state.query, queries);
+      const q = authorizeQuery(app.registry, FILE_UID, parsed, ctx.state.auth);
+      const pagination = ctx.state.query.pagination === undefined ? unpaged : q.pagination;
+      const docs = await app.documents(FILE_UID).findMany({ ...q, pagination });
       ctx.body = docs.map((d) => present(d));
     },
     async findOne(ctx: RequestContext): Promise<void> {

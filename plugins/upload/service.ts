@@ -9,7 +9,7 @@ import type { ProviderFile, UploadProvider } from './providers.ts';
 
 export interface FileInfo { name?: string; alternativeText?: string | null; caption?: string | null }
 
-/** Every file it answers is read with `redact: true`: private attributes (`folderPath`) never reach a client. */
+/** Files are read as the document service reads by default: private attributes (`folderPath`) never reach a client. */
 export interface UploadService {
   upload(files: IncomingFile[], infos: FileInfo[], link?: Link): Promise<Doc[]>;
   replace(id: number, file: IncomingFile, info: FileInfo): Promise<Doc>;
@@ -90,7 +90,7 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
         for (const [i, file] of files.entries()) records.push(await store(file, infos[i] ?? {}, stored));
         return await app.documents.transaction(async (docs, trx) => {
           const created: Doc[] = [];
-          for (const data of records) created.push(await docs(FILE_UID).create({ data, redact: true }));
+          for (const data of records) created.push(await docs(FILE_UID).create({ data }));
           if (target) await linker.attach(docs, trx, target, created.map((d) => d.id as number));
           return created;
         });
@@ -109,7 +109,7 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
         const data = await store(replacement, { ...info, name: info.name ?? file.name }, stored);
         data.alternativeText = info.alternativeText !== undefined ? info.alternativeText : existing.alternativeText;
         data.caption = info.caption !== undefined ? info.caption : existing.caption;
-        updated = await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data, redact: true });
+        updated = await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data });
       } catch (err) {
         await discard(stored);
         throw err;
@@ -122,7 +122,7 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
       if (!existing) throw notFound('file.notFound');
       const data: Record<string, unknown> = {};
       for (const key of ['name', 'alternativeText', 'caption'] as const) if (info[key] !== undefined) data[key] = info[key];
-      return (await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data, redact: true }))!;
+      return (await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data }))!;
     },
     async remove(id) {
       const existing = await service.findById(id);
@@ -134,7 +134,7 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
       return existing;
     },
     findById(id) {
-      return app.documents(FILE_UID).findFirst({ filters: resolveFilters(app.registry, FILE_UID, { id }), redact: true });
+      return app.documents(FILE_UID).findFirst({ filters: resolveFilters(app.registry, FILE_UID, { id }) });
     },
   };
   return service;

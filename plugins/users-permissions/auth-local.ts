@@ -50,7 +50,6 @@ export function createLocalAuth(deps: AuthDeps, confirmation: EmailConfirmation)
               provider: 'local', role: String(role.documentId), confirmed: token === null,
               ...(token === null ? {} : { confirmationToken: token }),
             },
-            redact: true,
           });
           // inside the transaction: a confirmation email that cannot leave leaves no user behind
           if (token !== null) await confirmation.send(ctx, email, token);

@@ -30,7 +30,6 @@ export function createAuthenticator(app: App, deps: { jwt: () => JwtService; rol
     const user = await app.documents(USER_UID).findFirst({
       filters: resolveFilters(app.registry, USER_UID, { id: payload.id }),
       populate: { role: { fields: ['type'] } },
-      redact: true,
     });
     if (!user || user.blocked === true) return null;
     return user;
@@ -59,18 +58,29 @@ export function createAuthenticator(app: App, deps: { jwt: () => JwtService; rol
   };
 }
 
+/** Who an `auth: false` route's request is when its credential names nobody: no grant at all. */
+const NOBODY: RequestAuth = Object.freeze({ strategy: 'public', credentials: null, allows: () => false });
+
 /**
- * Every route that names a permission action is private unless the caller's role or token
- * grants it. No credentials and a Public role without the action → 401; authenticated but
- * not allowed → 403. Routes marked `auth: false` are open to anyone.
+ * Every request is authenticated, whatever route it hits, so `ctx.state.auth` is always there
+ * for the handler (one GraphQL route authorizes per field with it): no credentials → the Public
+ * role, a credential that is not valid → 401. A route that names a permission action is private
+ * unless the caller's role or token grants it: a Public role without it → 401, authenticated but
+ * not allowed → 403. Routes marked `auth: false` (Strapi's "no authentication") are open to
+ * anyone and never refused: a valid credential is still seen, any other reads as `NOBODY`
+ * (so `/_health` answers whatever a probe sends, and whether or not the database does).
  */
 export function guardRoutes(auth: Authenticator): RouteMiddleware {
   return async (ctx, route, next) => {
-    const action = route.config?.action;
-    if (route.config?.auth === false || !action) return next();
-    const who = await auth.authenticate(ctx.get('authorization') || undefined);
+    const header = ctx.get('authorization') || undefined;
+    if (route.config?.auth === false) {
+      ctx.state.auth = await auth.authenticate(header).catch(() => NOBODY);
+      return next();
+    }
+    const who = await auth.authenticate(header);
     ctx.state.auth = who;
-    if (!who.allows(action)) throw who.strategy === 'public' ? unauthorized() : forbidden();
+    const action = route.config?.action;
+    if (action && !who.allows(action)) throw who.strategy === 'public' ? unauthorized() : forbidden();
     return next();
   };
 }

@@ -29,6 +29,7 @@ export interface UsersPermissionsApi {
  */
 export const usersPermissionsPlugin = definePlugin({
   name: 'users-permissions',
+  authenticates: true,
   async register(app): Promise<UsersPermissionsApi> {
     const config = withEnvSecrets(app.pluginConfig('users-permissions', usersPermissionsConfigSchema), app.env);
     app.registry.addContentType(await loadUserContentType(app.appDir));

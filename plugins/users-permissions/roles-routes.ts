@@ -1,6 +1,7 @@
 import {
   type App, type AppError, applicationError, type Doc, type DocumentApi, notFound, type RequestContext,
   resolveFilters, uniqueViolationOf, validationError,
+  restApiConfig,
 } from '../../core/index.ts';
 import type { UsersPermissionsApi } from './index.ts';
 import { toPermissionsTree } from './roles.ts';
@@ -34,16 +35,18 @@ const shown = (role: Doc): Doc => ({
  */
 export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: string): void {
   const base = `${prefix}/users-permissions`;
+  // a list is bounded like every other list (Strapi's takes no pagination and lists them all)
+  const { maxLimit } = restApiConfig(app.config).pagination;
   const knownActions = (): Set<string> => {
     const out = new Set<string>();
     for (const r of app.server.routes()) if (r.config?.action) out.add(r.config.action);
     return out;
   };
 
-  async function roleById(documents: (uid: string) => DocumentApi, raw: string): Promise<Doc> {
-    const role = ID.test(raw)
-      ? await documents(ROLE_UID).findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { id: Number(raw) }) })
-      : null;
+  /** The role the path names, with its grant list (private: a raw read). */
+  async function roleById(documents: (uid: string) => DocumentApi, id: string): Promise<Doc> {
+    const filters = ID.test(id) ? resolveFilters(app.registry, ROLE_UID, { id: Number(id) }) : null;
+    const role = filters ? await documents(ROLE_UID).findFirst({ filters, raw: true }) : null;
     if (!role) throw notFound('Role not found');
     return role;
   }
@@ -69,6 +72,7 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
         { field: { kind: 'system', name: 'updatedAt' }, order: 'asc' },
         { field: { kind: 'system', name: 'id' }, order: 'asc' },
       ],
+      pagination: { start: 0, limit: maxLimit, style: 'page', withCount: false },
     });
     ctx.body = { roles: roles.map((r) => ({ ...shown(r), nb_users: (r.users as { count?: number } | null)?.count ?? 0 })) };
   });

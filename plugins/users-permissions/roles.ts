@@ -25,7 +25,7 @@ export const DEFAULT_ROLES: Record<string, Required<RoleConfig>> = {
 export interface RoleService {
   /** the actions a role grants (cached; writes to roles clear the cache) */
   actionsOf(roleId: number): Promise<ReadonlySet<string>>;
-  /** the role with this `type` (public, authenticated, …) */
+  /** the role with this `type` (public, authenticated, …), with its grant list (`permissions`) */
   byType(type: string): Promise<Doc | null>;
   /** the id of the role with this `type`, cached like the grants (null when there is none) */
   byTypeCached(type: string): Promise<number | null>;
@@ -48,14 +48,16 @@ export function createRoleService(app: App, ttlMs = 10_000): RoleService {
   const docs = () => app.documents(ROLE_UID);
   const cache = new Map<number, { at: number; actions: Promise<ReadonlySet<string>> }>();
   const ids = new Map<string, { at: number; id: Promise<number | null> }>();
-  const byType = (type: string) => docs().findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { type }) });
+  // a role's grant list is private (a populated role never shows it): this service reads it raw
+  const byType = (type: string) =>
+    docs().findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { type }), raw: true });
 
   return {
     actionsOf(roleId) {
       const hit = cache.get(roleId);
       if (hit && Date.now() - hit.at < ttlMs) return hit.actions;
       const actions = docs()
-        .findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { id: roleId }) })
+        .findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { id: roleId }), raw: true })
         .then((role) => new Set(actionsIn(role)) as ReadonlySet<string>);
       cache.set(roleId, { at: Date.now(), actions });
       actions.catch(() => cache.delete(roleId));
@@ -76,7 +78,9 @@ export function createRoleService(app: App, ttlMs = 10_000): RoleService {
       for (const [type, r] of Object.entries(roles)) wanted.set(type, r);
       await app.documents.transaction(async (documents) => {
         for (const [type, r] of wanted) {
-          const existing = await documents(ROLE_UID).findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { type }) });
+          const existing = await documents(ROLE_UID).findFirst({
+            filters: resolveFilters(app.registry, ROLE_UID, { type }), raw: true,
+          });
           if (!existing) {
             const defaults = DEFAULT_ROLES[type];
             await documents(ROLE_UID).create({

@@ -109,7 +109,8 @@ export function createTokenService(app: App, salt: () => string): TokenService {
       if (!/^[0-9a-f]{1,512}$/i.test(key)) return null;
       const h = hash(key);
       const filters = resolveFilters(app.registry, API_TOKEN_UID, { accessKey: h }, { allowPrivate: true });
-      const token = await docs().findFirst({ filters });
+      // raw: the stored hash, compared below
+      const token = await docs().findFirst({ filters, raw: true });
       if (!token) return null;
       // the lookup found an equal hash; compare again in constant time rather than trust the index's comparison
       const stored = Buffer.from(String(token.accessKey), 'hex');

@@ -23,7 +23,7 @@ function idOf(ctx: RequestContext): number {
 
 /**
  * The users API of Strapi's users-permissions: bare objects and arrays (no `data` wrapper),
- * users addressed by numeric id, never a password or token in an answer (read with `redact`).
+ * users addressed by numeric id, never a password or token in an answer (the document service leaves them out).
  */
 export function registerUserRoutes(app: App, api: UsersPermissionsApi, { prefix, pagination: rest, limits }: RestApiConfig): void {
   const users = createUserStore(app, { roles: api.roles, defaultRole: api.config.defaultRole });
@@ -95,7 +95,7 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
       ctx.body = user;
     },
     async find(ctx) {
-      ctx.body = await app.documents(USER_UID).findMany({ ...query(ctx), redact: true });
+      ctx.body = await app.documents(USER_UID).findMany(query(ctx));
     },
     async count(ctx) {
       const filters = resolveFilters(app.registry, USER_UID, ctx.state.query.filters);
@@ -115,7 +115,7 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
       // Strapi's `if (!role)`: a role of 0 or '' passes its check and means the default role
       if (data.role === 0 || data.role === '') data.role = String((await users.defaultRole()).documentId);
       const v = withRole(ctx);
-      ctx.body = await claiming(data, undefined, (documents) => documents(USER_UID).create({ data, ...v, redact: true }));
+      ctx.body = await claiming(data, undefined, (documents) => documents(USER_UID).create({ data, ...v }));
       ctx.status = 201;
     },
     async update(ctx) {
@@ -129,7 +129,7 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
       const user = await claiming(data, id, async (documents) => {
         const existing = await users.byId(id, {}, documents);
         if (!existing) return null;
-        return documents(USER_UID).update({ documentId: String(existing.documentId), data, ...v, redact: true });
+        return documents(USER_UID).update({ documentId: String(existing.documentId), data, ...v });
       });
       if (!user) throw notFound('User not found');
       ctx.body = user;

@@ -49,10 +49,11 @@ export function createUserStore(app: App, deps: { roles: RoleService; defaultRol
 
   return {
     byId(id, view = {}, documents = app.documents) {
-      return documents(USER_UID).findFirst({ filters: where({ id }), populate: view.populate, fields: view.fields, redact: true });
+      return documents(USER_UID).findFirst({ filters: where({ id }), populate: view.populate, fields: view.fields });
     },
     withSecrets(raw, documents = app.documents) {
-      return documents(USER_UID).findFirst({ filters: where(raw) });
+      // the one read of users that needs the hash and the tokens
+      return documents(USER_UID).findFirst({ filters: where(raw), raw: true });
     },
     async passwordMatches(plain, hash) {
       const real = typeof hash === 'string' && hash.startsWith('$2');

@@ -152,9 +152,11 @@ describe('config files', () => {
         'config/server.json': JSON.stringify({ shutdownTimeoutMs: 1234 }),
       },
     });
-    const app = await createApp({ appDir, plugins: [], logger: quiet, env: { NOTES_LIMIT: '2', NOTES_MAX: '3' } });
+    // without any plugin nothing authenticates requests: the app opts in to an open API (here, by env)
+    const env = { NOTES_LIMIT: '2', NOTES_MAX: '3', VELLUM_OPEN_API: 'true' };
+    const app = await createApp({ appDir, plugins: [], logger: quiet, env });
     expect(app.config.api).toMatchObject({ rest: { prefix: '/api', defaultLimit: 2, maxLimit: 3, withCount: true } });
-    expect(app.config.server).toMatchObject({ shutdownTimeoutMs: 1234, port: 1337, host: '0.0.0.0' });
+    expect(app.config.server).toMatchObject({ shutdownTimeoutMs: 1234, port: 1337, host: '0.0.0.0', openApi: true });
     await app.destroy();
   });
 
