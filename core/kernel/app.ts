@@ -130,7 +130,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (!db) throw new Error('the database is not connected yet: call app.start() first');
     return db;
   };
-  const documents = createDocumentService({ db: getDb, registry });
+  const documents = createDocumentService({ db: getDb, registry, log });
   // core behaviour, not a plugin: the outermost middleware, so plugins' middleware sees the draft write
   documents.use(draftAndPublish);
 
