@@ -188,7 +188,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       await (options.cancellation ? options.cancellation.run(abandoned.signal, next) : next());
     } catch (err) {
       const known = toAppError(err);
-      if (!known) ctx.state.log.error({ err }, 'unhandled error');
+      if (!known) {
+        ctx.state.log.error({ err }, 'unhandled error');
+      } else if (known.cause !== undefined) {
+        // what the client is not shown (a PostgreSQL error behind a 400, say) is kept for whoever debugs it
+        ctx.state.log.debug({ err: known.cause, code: known.code, status: known.status }, 'error answered: its cause');
+      }
       const appErr = known ?? internalError();
       ctx.status = appErr.status;
       ctx.body = { data: null, error: appErr.toJSON() };
