@@ -2,6 +2,9 @@
  * The one error catalog. Every error Vellum throws on purpose is an `AppError` made here;
  * the HTTP layer turns it into Strapi's envelope `{data:null, error:{status,name,message,details}}`.
  * Anything else that escapes is an internal error and is answered as a bare 500.
+ * Each entry also has a stable `code` (README, *Errors*) for code, logs and GraphQL's
+ * `extensions`; it stays out of the HTTP envelope, which is exactly Strapi's. An error made
+ * from another one (a database error translated, a file that failed to load) keeps it as `cause`.
  */
 
 export type ErrorName =
@@ -39,6 +42,61 @@ const STATUS: Record<ErrorName, number> = {
   ServiceUnavailableError: 503,
 };
 
+/**
+ * What went wrong, for machines: one per catalog entry below, stable across versions. Several
+ * codes share a name and status (a unique value and a bad key are both 400 ValidationErrors).
+ */
+export type ErrorCode =
+  | 'VALIDATION'
+  | 'INVALID_FIELDS'
+  | 'INVALID_KEY'
+  | 'UNIQUE'
+  | 'INVALID_VALUE'
+  | 'VALUE_TOO_LARGE'
+  | 'PAGINATION'
+  | 'APPLICATION'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONFLICT'
+  | 'REQUEST_TIMEOUT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'HEADERS_TOO_LARGE'
+  | 'INTERNAL'
+  | 'UNAVAILABLE'
+  | 'STATEMENT_TIMEOUT'
+  | 'LOCK_TIMEOUT';
+
+/** The code of an error made with no more specific one: one per name. */
+const DEFAULT_CODE: Record<ErrorName, ErrorCode> = {
+  ValidationError: 'VALIDATION',
+  PaginationError: 'PAGINATION',
+  ApplicationError: 'APPLICATION',
+  UnauthorizedError: 'UNAUTHORIZED',
+  ForbiddenError: 'FORBIDDEN',
+  NotFoundError: 'NOT_FOUND',
+  MethodNotAllowedError: 'METHOD_NOT_ALLOWED',
+  ConflictError: 'CONFLICT',
+  RequestTimeoutError: 'REQUEST_TIMEOUT',
+  PayloadTooLargeError: 'PAYLOAD_TOO_LARGE',
+  UnsupportedMediaTypeError: 'UNSUPPORTED_MEDIA_TYPE',
+  RateLimitError: 'RATE_LIMITED',
+  RequestHeaderFieldsTooLargeError: 'HEADERS_TOO_LARGE',
+  InternalServerError: 'INTERNAL',
+  ServiceUnavailableError: 'UNAVAILABLE',
+};
+
+/** What an error may say beyond its name, message and details. */
+export interface ErrorOptions {
+  /** the catalog entry's own code, when its name's default is not precise enough */
+  code?: ErrorCode;
+  /** the error this one was made from (kept for logs, never sent to a client) */
+  cause?: unknown;
+}
+
 /** One problem inside a ValidationError, in the shape Strapi's yup formatter gives. */
 export interface FieldIssue {
   path: string[];
@@ -55,15 +113,18 @@ export function fieldLabel(path: string[]): string {
 export class AppError extends Error {
   readonly status: number;
   override readonly name: ErrorName;
+  readonly code: ErrorCode;
   readonly details: Record<string, unknown>;
 
-  constructor(name: ErrorName, message: string, details: Record<string, unknown> = {}) {
-    super(message);
+  constructor(name: ErrorName, message: string, details: Record<string, unknown> = {}, options: ErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = name;
     this.status = STATUS[name];
+    this.code = options.code ?? DEFAULT_CODE[name];
     this.details = details;
   }
 
+  /** Strapi's envelope `error`: exactly these four keys (no code, no cause). */
   toJSON(): { status: number; name: ErrorName; message: string; details: Record<string, unknown> } {
     return { status: this.status, name: this.name, message: this.message, details: this.details };
   }
@@ -72,21 +133,28 @@ export class AppError extends Error {
 export const isAppError = (err: unknown): err is AppError => err instanceof AppError;
 
 /** A single validation failure, or several collected ones (`details.errors`). */
-export function validationError(message: string, details: Record<string, unknown> = {}): AppError {
-  return new AppError('ValidationError', message, details);
+export function validationError(
+  message: string, details: Record<string, unknown> = {}, options: ErrorOptions = {},
+): AppError {
+  return new AppError('ValidationError', message, details, options);
 }
 
 /** Body validation with every problem listed; the message is the first one, as Strapi does. */
-export function fieldErrors(issues: FieldIssue[]): AppError {
+export function fieldErrors(issues: FieldIssue[], options: ErrorOptions = {}): AppError {
   const message = issues.length === 1 ? issues[0].message : `${issues.length} errors occurred`;
-  return new AppError('ValidationError', message, { errors: issues });
+  return new AppError('ValidationError', message, { errors: issues }, { code: 'INVALID_FIELDS', ...options });
+}
+
+/** A value a unique attribute already has (PostgreSQL's unique index refused it), as Strapi reports it. */
+export function uniqueValue(issue: FieldIssue, cause?: unknown): AppError {
+  return fieldErrors([issue], { code: 'UNIQUE', cause });
 }
 
 /** A request key (query or body) that does not exist on the schema: Strapi 5's "Invalid key". */
 export function invalidKey(key: string, path: string, source: 'query' | 'body', param?: string): AppError {
   const details: Record<string, unknown> = { key, path, source };
   if (param) details.param = param;
-  return new AppError('ValidationError', `Invalid key ${key}`, details);
+  return new AppError('ValidationError', `Invalid key ${key}`, details, { code: 'INVALID_KEY' });
 }
 
 /**
@@ -97,7 +165,7 @@ export function invalidKey(key: string, path: string, source: 'query' | 'body', 
  */
 export function invalidQueryKey(key: string, path: string | null, param: string): AppError {
   const message = path && path !== key ? `Invalid key ${key} at ${path}` : `Invalid key ${key}`;
-  return new AppError('ValidationError', message, { key, path, source: 'query', param });
+  return new AppError('ValidationError', message, { key, path, source: 'query', param }, { code: 'INVALID_KEY' });
 }
 
 export const notFound = (message = 'Not Found', details: Record<string, unknown> = {}): AppError =>
@@ -134,12 +202,16 @@ export const paginationError = (message: string, details: Record<string, unknown
 export const internalError = (): AppError => new AppError('InternalServerError', 'Internal Server Error');
 
 /** Two requests changed the same rows at once and this one still lost after its retries: try again. */
-export const conflict = (message = 'The document was changed by another request at the same time; try again'): AppError =>
-  new AppError('ConflictError', message);
+export const conflict = (
+  message = 'The document was changed by another request at the same time; try again', options: ErrorOptions = {},
+): AppError => new AppError('ConflictError', message, {}, options);
 
-/** The database could not answer in time (a statement timeout, a full pool, a restarting database). */
-export const serviceUnavailable = (message = 'Service Unavailable'): AppError =>
-  new AppError('ServiceUnavailableError', message);
+/**
+ * The database could not answer in time (a full pool, a restarting database: UNAVAILABLE; a
+ * statement past its timeout or cancelled: STATEMENT_TIMEOUT; a lock wait: LOCK_TIMEOUT).
+ */
+export const serviceUnavailable = (message = 'Service Unavailable', options: ErrorOptions = {}): AppError =>
+  new AppError('ServiceUnavailableError', message, {}, options);
 
 /** Too many requests for one identifier, route and client address (the auth routes' rate limit). */
 export const rateLimited = (message = 'Too many requests, please try again later.'): AppError =>
@@ -151,6 +223,21 @@ export const rateLimited = (message = 'Too many requests, please try again later
  */
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
+  readonly code: ConfigurationCode;
+
+  constructor(message: string, options: { code?: ConfigurationCode; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code ?? 'CONFIGURATION';
+  }
 }
 
-export const configurationError = (message: string): ConfigurationError => new ConfigurationError(message);
+/**
+ * CONFIGURATION: a bad schema, config file, dependency or API use; PLUGIN_FAILED: a plugin's
+ * `register` or `bootstrap` threw (its error is the cause); APP_FAILED: an app whose `start()`
+ * failed was asked to start or listen again.
+ */
+export type ConfigurationCode = 'CONFIGURATION' | 'PLUGIN_FAILED' | 'APP_FAILED';
+
+export const configurationError = (
+  message: string, options: { code?: ConfigurationCode; cause?: unknown } = {},
+): ConfigurationError => new ConfigurationError(message, options);

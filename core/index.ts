@@ -24,7 +24,8 @@ export type { FileCategory } from './content-types/media.ts';
 export { WRITE_ACTIONS } from './documents/types.ts';
 export type {
   Action, LocaleParam, ReadParams, FindOneParams, CreateParams, UpdateParams, DeleteParams, DeleteResult,
-  VersionParams, Page, DocumentApi, DocumentContext, DocumentMiddleware, DocumentService,
+  VersionParams, Page, DocumentApi, DocumentContext, DocumentMiddleware, DocumentNext, DocumentService, AfterCommit,
+  ActionContext, ParamsOf, ResultOf,
 } from './documents/types.ts';
 export type { Doc } from './documents/serialize.ts';
 export { sanitizeInput } from './documents/sanitize.ts';
@@ -48,6 +49,7 @@ export type { Query, PopulateNode, PopulateTree, Pagination, Status, FilterNode,
 export { scopeCondition } from './query/scope-sql.ts';
 export type { Scope } from './query/scope-sql.ts';
 export { documentJson } from './query/populate-sql.ts';
+export { copyAttributesToLocales } from './query/jsonb-writes.ts';
 export type { Shape, SelectContext } from './query/populate-sql.ts';
 
 // Authorization: what a request's credentials allow, applied to its query

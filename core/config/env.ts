@@ -1,3 +1,5 @@
+import { configurationError } from '../errors.ts';
+
 /**
  * Strapi's `env` helper, bound to an explicit environment object (never read
  * `process.env` implicitly, so two apps in one process can differ).
@@ -24,7 +26,8 @@ export function createEnv(vars: Record<string, string | undefined>): EnvFn {
     try {
       return JSON.parse(vars[name] as string);
     } catch (err) {
-      throw new Error(`Invalid JSON in environment variable ${name}: ${(err as Error).message}`);
+      const reason = (err as Error).message;
+      throw configurationError(`Invalid JSON in environment variable ${name}: ${reason}`, { cause: err });
     }
   };
   env.array = (name, d) => {

@@ -45,7 +45,7 @@ async function loadFileAt(
     try {
       mod = ext === '.json' ? JSON.parse(await readFile(file, 'utf8')) : await import(pathToFileURL(file).href);
     } catch (err) {
-      throw configurationError(`${file}: cannot be loaded: ${(err as Error).message}`);
+      throw configurationError(`${file}: cannot be loaded: ${(err as Error).message}`, { cause: err });
     }
     let value = (mod as { default?: unknown }).default ?? mod;
     if (typeof value === 'function') value = await (value as (a: { env: EnvFn }) => unknown)({ env });

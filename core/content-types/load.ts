@@ -100,7 +100,7 @@ async function readJsonObject(appDir: string, file: string): Promise<Record<stri
     // Editors on Windows may save a BOM, which JSON.parse rejects.
     parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
-    throw configurationError(`${where}: invalid JSON (${(err as Error).message})`);
+    throw configurationError(`${where}: invalid JSON (${(err as Error).message})`, { cause: err });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw configurationError(`${where}: a schema file must contain a JSON object`);

@@ -1,4 +1,4 @@
-import { conflict, fieldErrors, isAppError, serviceUnavailable, validationError, type AppError } from '../errors.ts';
+import { conflict, isAppError, serviceUnavailable, uniqueValue, validationError, type AppError } from '../errors.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { singleTypeIndexName, uniqueIndexName } from '../../database/sync.ts';
 import { UNIQUE_MESSAGE } from './issues.ts';
@@ -26,7 +26,7 @@ export function uniqueViolation(err: unknown, ct: ContentType, data: Record<stri
   for (const name of Object.keys(ct.attributes)) {
     if (uniqueIndexName(ct.collectionName, name) === err.constraint) {
       const value = data[name] ?? null;
-      return fieldErrors([{ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError', value }]);
+      return uniqueValue({ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError', value }, err);
     }
   }
   return null;
@@ -36,7 +36,8 @@ export function uniqueViolation(err: unknown, ct: ContentType, data: Record<stri
  * Turn what PostgreSQL refused into the client's mistake it really is: a unique index
  * violation names the attribute (a single type's second document is a 409); bad data the
  * validators let through (class 22) or a value too large for an index (54000) is a
- * ValidationError. Nothing of the SQL leaks.
+ * ValidationError. Nothing of the SQL leaks to the client; the error made keeps PostgreSQL's
+ * as its `cause`, which the HTTP layer logs at debug level.
  */
 export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
   if (isAppError(err)) return err;
@@ -44,17 +45,21 @@ export function translateDatabaseError(err: unknown, ct: ContentType): unknown {
   if (unavailable) return unavailable;
   if (!isPgError(err)) return err;
   if (err.code === '23505' && err.constraint === singleTypeIndexName(ct.collectionName)) {
-    return conflict(`${ct.uid} is a single type: it already has a document in this locale`);
+    return conflict(`${ct.uid} is a single type: it already has a document in this locale`, { cause: err });
   }
   if (err.code === '23505' && err.constraint) {
     for (const name of Object.keys(ct.attributes)) {
       if (uniqueIndexName(ct.collectionName, name) === err.constraint) {
-        return fieldErrors([{ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError' }]);
+        return uniqueValue({ path: [name], message: UNIQUE_MESSAGE, name: 'ValidationError' }, err);
       }
     }
   }
-  if (err.code.startsWith('22')) return validationError('Invalid value in request');
-  if (err.code === '54000') return validationError('A value is too large to be stored or indexed');
+  if (err.code.startsWith('22')) {
+    return validationError('Invalid value in request', {}, { code: 'INVALID_VALUE', cause: err });
+  }
+  if (err.code === '54000') {
+    return validationError('A value is too large to be stored or indexed', {}, { code: 'VALUE_TOO_LARGE', cause: err });
+  }
   return err;
 }
 
@@ -80,8 +85,10 @@ export function databaseUnavailable(err: unknown): AppError | null {
   if (!(err instanceof Error)) return null;
   const code = (err as PgError).code;
   // past `database.statementTimeout`, or cancelled because its request was abandoned or the app is stopping
-  if (code === '57014') return serviceUnavailable('The request took too long and was cancelled');
+  if (code === '57014') {
+    return serviceUnavailable('The request took too long and was cancelled', { code: 'STATEMENT_TIMEOUT', cause: err });
+  }
   const down = (typeof code === 'string' && (UNAVAILABLE_ERRNO.has(code) || UNAVAILABLE_SQLSTATE.test(code)))
     || err.name === 'KnexTimeoutError' || BROKEN_CONNECTION.test(err.message);
-  return down ? serviceUnavailable('The database is unavailable; try again shortly') : null;
+  return down ? serviceUnavailable('The database is unavailable; try again shortly', { cause: err }) : null;
 }

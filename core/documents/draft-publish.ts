@@ -1,5 +1,5 @@
 import type { Doc } from './serialize.ts';
-import type { CreateParams, DocumentMiddleware, UpdateParams } from './types.ts';
+import type { DocumentMiddleware } from './types.ts';
 
 /**
  * Strapi 5's draft & publish, as document-service middleware so every API inherits it: for a
@@ -9,7 +9,8 @@ import type { CreateParams, DocumentMiddleware, UpdateParams } from './types.ts'
  */
 export const draftAndPublish: DocumentMiddleware = async (ctx, next) => {
   if (!ctx.contentType.options.draftAndPublish || (ctx.action !== 'create' && ctx.action !== 'update')) return next();
-  const params = ctx.params as CreateParams | UpdateParams;
+  // this call's own copy (the service's): rewriting it leaves the caller's params as they were
+  const params = ctx.params;
   const wanted = params.status ?? 'draft';
   params.status = 'draft';
   const { populate, fields } = params;

@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import compose from 'koa-compose';
 import type { Registry } from '../content-types/registry.ts';
 import { translateDatabaseError } from './db-errors.ts';
 import { createCoreActions } from './actions.ts';
 import { createStatementNamer } from '../../database/prepared.ts';
 import { takeWriteLock, writeLockKey } from './locks.ts';
-import { writeTransaction } from './transaction.ts';
+import { createCommitHooks } from './after-commit.ts';
+import { copyParams } from './copy-params.ts';
 import {
   WRITE_ACTIONS, type Action, type DocumentApi, type DocumentContext, type DocumentMiddleware, type DocumentService,
   type ParamsOf, type ResultOf,
@@ -12,17 +15,30 @@ import {
 
 export type * from './types.ts';
 
-const ACTIONS: Action[] = ['findMany', 'findPage', 'findFirst', 'findOne', 'count', 'create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft'];
+const ACTIONS: Action[] = [
+  'findMany', 'findPage', 'findFirst', 'findOne', 'count',
+  'create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft',
+];
+
+type Chain = (ctx: DocumentContext) => Promise<unknown>;
 
 /**
  * The document service: the only read/write path to content, shared by REST, GraphQL and
  * plugins. Every call runs the middleware chain, then the core action. `db` is a getter: the
- * service exists (and takes middleware) before the database is connected.
+ * service exists (and takes middleware) before the database is connected. `log` hears of
+ * after-commit hooks that failed (the write they followed is committed whatever they do).
  */
-export function createDocumentService(deps: { db: () => Knex; registry: Registry }): DocumentService {
-  const { db, registry } = deps;
+export function createDocumentService(deps: { db: () => Knex; registry: Registry; log?: Logger }): DocumentService {
+  const { db, registry, log } = deps;
   const middlewares: DocumentMiddleware[] = [];
   const core = createCoreActions(registry, createStatementNamer());
+  const hooks = createCommitHooks((err) => log?.error({ err }, 'an after-commit hook failed'));
+  const coreStep = (ctx: DocumentContext): Promise<unknown> =>
+    (core[ctx.action] as (c: DocumentContext) => Promise<unknown>)(ctx);
+  // composed once per set of middleware; koa-compose refuses a second `next()` from one middleware
+  let chain: Chain | undefined;
+  const chained = (): Chain =>
+    (chain ??= compose<DocumentContext>([...middlewares, coreStep]) as unknown as Chain);
 
   // the write locks each open transaction holds already: a nested call does not ask again
   const held = new WeakMap<Knex, Set<string>>();
@@ -38,21 +54,20 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
     const contentType = registry.contentType(uid);
     const write = WRITE_ACTIONS.has(action);
     const exec = async (c: Knex): Promise<ResultOf[A]> => {
-      // middleware rewrites params (draft & publish, i18n): a retried transaction starts from the caller's
-      const ctx: DocumentContext<A> = {
-        uid, contentType, action, params: { ...params }, db: c, documents: (other) => api(other, c),
-      };
+      // middleware rewrites params (draft & publish, i18n) on a copy of its own, made per attempt:
+      // the caller's object never changes, and a retried transaction starts from what the caller sent
+      const ctx = {
+        uid, contentType, action, params: copyParams(params), db: c,
+        documents: (other: string) => api(other, c),
+        afterCommit: (fn) => hooks.add(c, fn),
+      } as DocumentContext<A>;
       // writers to one document queue up before reading anything of it
       const key = write ? writeLockKey(contentType, (params as { documentId?: string }).documentId) : null;
       if (key) await lock(c, key);
-      const dispatch = (i: number): Promise<unknown> =>
-        i < middlewares.length
-          ? middlewares[i](ctx as DocumentContext, () => dispatch(i + 1))
-          : (core[action] as (x: DocumentContext<A>) => Promise<ResultOf[A]>)(ctx);
-      return (await dispatch(0)) as ResultOf[A];
+      return (await chained()(ctx as DocumentContext)) as ResultOf[A];
     };
     // one transaction per write: a failure anywhere leaves nothing half-written
-    const started = conn ? exec(conn) : write ? writeTransaction(db(), (trx) => exec(trx)) : exec(db());
+    const started = conn ? exec(conn) : write ? hooks.transaction(db(), (trx) => exec(trx)) : exec(db());
     return started.catch((err: unknown) => {
       throw translateDatabaseError(err, contentType);
     });
@@ -60,16 +75,22 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
 
   function api(uid: string, conn?: Knex): DocumentApi {
     const out = {} as Record<Action, (params?: unknown) => Promise<unknown>>;
-    for (const action of ACTIONS) out[action] = (params = {}) => run(uid, action, params as ParamsOf[typeof action], conn);
+    for (const action of ACTIONS) {
+      out[action] = (params = {}) => run(uid, action, params as ParamsOf[typeof action], conn);
+    }
     return out as unknown as DocumentApi;
   }
 
   const service = ((uid: string) => api(uid)) as DocumentService;
-  service.use = (mw) => { middlewares.push(mw); };
-  service.transaction = (work) => writeTransaction(db(), (trx) => work((uid) => api(uid, trx), trx));
+  service.use = (mw) => {
+    middlewares.push(mw);
+    chain = undefined;
+  };
+  service.transaction = (work) => hooks.transaction(db(), (trx) => work((uid) => api(uid, trx), trx));
   service.lock = async (trx, uid, documentId) => {
     const key = writeLockKey(registry.contentType(uid), documentId);
     if (key) await lock(trx, key);
   };
+  service.afterCommit = (conn, fn) => hooks.add(conn, fn);
   return service;
 }

@@ -39,10 +39,11 @@ export async function writeTransaction<T>(
     } catch (err) {
       const code = sqlState(err);
       if (code === LOCK_NOT_AVAILABLE) {
-        throw serviceUnavailable('A document is locked by another request; try again later');
+        const message = 'A document is locked by another request; try again later';
+        throw serviceUnavailable(message, { code: 'LOCK_TIMEOUT', cause: err });
       }
       if (code === undefined || !RETRYABLE.has(code)) throw err;
-      if (attempt > policy.retries) throw conflict();
+      if (attempt > policy.retries) throw conflict(undefined, { cause: err });
       await pause(policy.pauseMs * attempt * (0.5 + Math.random()));
     }
   }

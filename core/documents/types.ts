@@ -95,19 +95,41 @@ export interface DocumentApi {
   discardDraft(params: VersionParams): Promise<Doc | null>;
 }
 
-/** What a document-service middleware sees; `db` is the call's transaction for writes. */
-export interface DocumentContext<A extends Action = Action> {
+/** What a document-service middleware sees of one action `A`; `db` is the call's transaction for writes. */
+export interface ActionContext<A extends Action> {
   uid: string;
   contentType: ContentType;
   action: A;
+  /** this call's own copy of the caller's params: middleware may rewrite it, the caller never sees that */
   params: ParamsOf[A];
   db: Knex;
   /** the document service inside this call's transaction, for middleware that composes actions */
   documents(uid: string): DocumentApi;
+  /**
+   * Run `fn` once the outermost transaction this call runs in commits (never when it rolls
+   * back, and again only if a retried attempt commits); at once for a call outside any.
+   */
+  afterCommit(fn: AfterCommit): Promise<void>;
 }
 
-/** Wraps every document-service call, Strapi-style: i18n, draft & publish and auth plug in here. */
+/**
+ * The context of any action, discriminated by `action`: a middleware that checks
+ * `ctx.action === 'update'` sees `UpdateParams`. What `next()` resolves to is then
+ * `ResultOf[typeof ctx.action]` (`DocumentNext` for a helper handling one action).
+ */
+export type DocumentContext<A extends Action = Action> = { [K in A]: ActionContext<K> }[A];
+
+/** The rest of the chain, then the core action, for action `A`. */
+export type DocumentNext<A extends Action = Action> = () => Promise<ResultOf[A]>;
+
+/**
+ * Wraps every document-service call, Strapi-style: i18n, draft & publish and auth plug in here.
+ * Calling `next` more than once is an error (the chain is koa-compose's).
+ */
 export type DocumentMiddleware = (ctx: DocumentContext, next: () => Promise<unknown>) => Promise<unknown>;
+
+/** Work to do once a write is committed (dropping a cache of what it changed, say). */
+export type AfterCommit = () => void | Promise<void>;
 
 export interface DocumentService {
   (uid: string): DocumentApi;
@@ -125,4 +147,13 @@ export interface DocumentService {
    * that must not interleave with another writer (a single type's first PUT, say).
    */
   lock(trx: Knex.Transaction, uid: string, documentId?: string): Promise<void>;
+  /**
+   * Run `fn` once `conn`'s outermost transaction commits: never on a rollback, and only for the
+   * attempt that commits when a transaction is retried. `conn` is a middleware's `ctx.db` or a
+   * `transaction()` body's `trx`; outside a transaction (`app.db`, a read's `ctx.db`) `fn` runs
+   * at once. The call resolves once `fn` is queued (or has run); the write's caller gets its
+   * answer only after every such `fn` has run, so a cache dropped here is stale for no request
+   * the write answers.
+   */
+  afterCommit(conn: Knex, fn: AfterCommit): Promise<void>;
 }

@@ -4,12 +4,14 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Koa from 'koa';
 import Router from '@koa/router';
+import compose from 'koa-compose';
 import serve from 'koa-static';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import qs from 'qs';
 import type { Logger } from 'pino';
 import {
-  AppError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge, requestTimeout, validationError,
+  AppError, configurationError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge,
+  requestTimeout, validationError,
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
 import { byteSize, drainBody } from './drain.ts';
@@ -186,7 +188,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       await (options.cancellation ? options.cancellation.run(abandoned.signal, next) : next());
     } catch (err) {
       const known = toAppError(err);
-      if (!known) ctx.state.log.error({ err }, 'unhandled error');
+      if (!known) {
+        ctx.state.log.error({ err }, 'unhandled error');
+      } else if (known.cause !== undefined) {
+        // what the client is not shown (a PostgreSQL error behind a 400, say) is kept for whoever debugs it
+        ctx.state.log.debug({ err: known.cause, code: known.code, status: known.status }, 'error answered: its cause');
+      }
       const appErr = known ?? internalError();
       ctx.status = appErr.status;
       ctx.body = { data: null, error: appErr.toJSON() };
@@ -220,12 +227,9 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     guardBody(ctx.request.body);
     await next();
   });
-  koa.use((ctx, next) => (extra.length === 0 ? next() : composeExtra(ctx, next)));
-
-  function composeExtra(ctx: Koa.ParameterizedContext<RequestState>, next: Koa.Next): Promise<unknown> {
-    const dispatch = (i: number): Promise<unknown> => (i < extra.length ? Promise.resolve(extra[i](ctx, () => dispatch(i + 1))) : next());
-    return dispatch(0);
-  }
+  // composed when the server starts (later `use` calls are refused); a second `next()` is koa-compose's error
+  let extras: Koa.Middleware<RequestState> | undefined;
+  koa.use((ctx, next) => (extras ? extras(ctx, next) : next()));
 
   const files = options.publicDir ? publicFiles(options.publicDir) : undefined;
 
@@ -241,14 +245,15 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     });
     const router = new Router<RequestState>();
     for (const r of routes) {
+      // the route middleware and then the handler, one chain per route
+      const chain = compose<RequestContext>([
+        ...around.map((mw) => (ctx: RequestContext, next: Koa.Next) => mw(ctx, r, next)),
+        (ctx: RequestContext) => r.handler(ctx),
+      ]);
       router.register(r.path, [r.method], async (koaCtx) => {
         const ctx = koaCtx as unknown as RequestContext;
         if (r.bodyLimit !== undefined) ctx.state.bodyLimit = r.bodyLimit;
-        const dispatch = async (i: number): Promise<void> => {
-          if (i < around.length) await around[i](ctx, r, () => dispatch(i + 1));
-          else await r.handler(ctx);
-        };
-        await dispatch(0);
+        await chain(ctx);
       });
     }
     koa.use(router.routes());
@@ -258,17 +263,20 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   return {
     koa,
     route(route) {
-      if (server) throw new Error(`route ${route.method} ${route.path} added after the server started`);
+      if (server) throw configurationError(`route ${route.method} ${route.path} added after the server started`);
       routes.push(route);
     },
     routes: () => routes,
     use(middleware) {
+      if (server) throw configurationError('a middleware was added after the server started');
       extra.push(middleware);
     },
     useRoute(middleware) {
+      if (server) throw configurationError('a route middleware was added after the server started');
       around.push(middleware);
     },
     async listen(port, host) {
+      if (extra.length > 0) extras = compose(extra);
       mountRoutes();
       server = http.createServer(koa.callback());
       server.on('clientError', answerClientError);

@@ -144,7 +144,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (!db) throw new Error('the database is not connected yet: call app.start() first');
     return db;
   };
-  const documents = createDocumentService({ db: getDb, registry });
+  const documents = createDocumentService({ db: getDb, registry, log });
   // core behaviour, not a plugin: the outermost middleware, so plugins' middleware sees the draft write
   documents.use(draftAndPublish);
 
@@ -159,7 +159,41 @@ export async function createApp(options: AppOptions): Promise<App> {
     log.warn('server.openApi is ignored: a plugin authenticates every request');
   }
   const apis = new Map<Plugin<any>, unknown>();
-  let phase: 'created' | 'starting' | 'started' | 'destroyed' = 'created';
+  let phase: 'created' | 'starting' | 'started' | 'failed' | 'destroyed' = 'created';
+  // the one start: concurrent callers wait for it; once it failed, the app stays failed
+  let starting: Promise<void> | undefined;
+  let failure: unknown;
+
+  /** Run one plugin's phase; what it throws names the plugin (the original is the cause). */
+  async function inPlugin<T>(p: Plugin<any>, stage: 'register' | 'bootstrap', work: () => T | Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const named = `Plugin "${p.name}" failed in ${stage}: ${message}`;
+      throw configurationError(named, { code: 'PLUGIN_FAILED', cause: err });
+    }
+  }
+
+  /** register → registry freeze → database → table sync → bootstrap */
+  async function boot(): Promise<void> {
+    const schemas = await loadAppSchemas(appDir);
+    schemas.components.forEach((c) => registry.addComponent(c));
+    schemas.contentTypes.forEach((ct) => registry.addContentType(ct));
+    for (const p of plugins) apis.set(p, await inPlugin(p, 'register', () => p.register(app)));
+    registry.freeze();
+    db = await connect();
+    // building an index on a large table may take longer than a request's statements may
+    const synced = await db.transaction(async (trx) => {
+      await trx.raw('SET LOCAL statement_timeout = 0');
+      return syncTables(trx, registry.contentTypes());
+    });
+    if (!synced.searchIndexes) {
+      log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
+    }
+    server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
+    for (const p of plugins) await inPlugin(p, 'bootstrap', () => p.bootstrap?.(app, apis.get(p)));
+  }
 
   async function connect(): Promise<Knex> {
     connection = options.databaseUrl ?? (dbConfig.connection?.connection as string | ConnectionOptions | undefined);
@@ -182,7 +216,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     const conn = createConnection({
       connection, pool: dbConfig.pool, onQuery: options.onQuery, applicationName, statementTimeout: dbConfig.statementTimeout, cancellation,
     });
-    await conn.raw('select 1');
+    try {
+      await conn.raw('select 1');
+    } catch (err) {
+      // not the app's pool yet, so destroy() would not close it
+      await conn.destroy();
+      throw err;
+    }
     return conn;
   }
 
@@ -208,25 +248,25 @@ export async function createApp(options: AppOptions): Promise<App> {
       return schema ? parseConfig(schema, raw, { name: 'plugins', key: [name, 'config'], sources }) : raw;
     },
     async start() {
-      if (phase !== 'created') return;
-      phase = 'starting';
-      const schemas = await loadAppSchemas(appDir);
-      schemas.components.forEach((c) => registry.addComponent(c));
-      schemas.contentTypes.forEach((ct) => registry.addContentType(ct));
-      for (const p of plugins) apis.set(p, await p.register(app));
-      registry.freeze();
-      db = await connect();
-      // building an index on a large table may take longer than a request's statements may
-      const synced = await db.transaction(async (trx) => {
-        await trx.raw('SET LOCAL statement_timeout = 0');
-        return syncTables(trx, registry.contentTypes());
-      });
-      if (!synced.searchIndexes) {
-        log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
+      if (phase === 'failed') {
+        const reason = failure instanceof Error ? failure.message : String(failure);
+        const message = `The app failed to start (${reason}); destroy it and create a new one`;
+        throw configurationError(message, { code: 'APP_FAILED', cause: failure });
       }
-      server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
-      for (const p of plugins) await p.bootstrap?.(app, apis.get(p));
-      phase = 'started';
+      if (phase === 'destroyed') throw configurationError('The app was destroyed; create a new one');
+      if (!starting) {
+        phase = 'starting';
+        // half-started (some plugins registered, a pool, an embedded server): only destroy() is left
+        starting = boot().then(
+          () => { phase = 'started'; },
+          (err: unknown) => {
+            phase = 'failed';
+            failure = err;
+            throw err;
+          },
+        );
+      }
+      return starting;
     },
     async listen(opts = {}) {
       await app.start();
@@ -238,6 +278,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async destroy() {
       if (phase === 'destroyed') return;
+      // a start still under way is let finish (or fail) first, so what it opens is closed too
+      if (phase === 'starting') await starting?.catch(() => undefined);
       phase = 'destroyed';
       const timeoutMs = serverConfig.shutdownTimeoutMs;
       const deadline = Date.now() + timeoutMs;

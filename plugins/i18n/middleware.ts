@@ -1,10 +1,9 @@
 import {
-  type ContentType, type CreateParams, type Doc, type DocumentContext, type DocumentMiddleware, isLocalized,
-  type Registry, type UpdateParams, validationError,
+  type ContentType, copyAttributesToLocales, type CreateParams, type Doc, type DocumentContext, type DocumentMiddleware,
+  type DocumentNext, isLocalized, type Registry, type UpdateParams, validationError,
 } from '../../core/index.ts';
 import type { I18nConfig } from './config.ts';
 import { checkCopiedRelations } from './copied-relations.ts';
-import { copyAttributesToLocales } from '../../core/query/jsonb-writes.ts';
 
 
 /**
@@ -56,26 +55,26 @@ export function createI18nMiddleware(config: I18nConfig, registry: Registry): Do
     throw validationError(`Invalid locale "${locale}": expected one of ${[...known].join(', ')}`, { key: 'locale', source: 'query' });
   };
 
-  return async (ctx: DocumentContext, next) => {
-    const params = ctx.params as { locale?: string };
-    params.locale = resolve(params.locale);
+  return async (ctx, next) => {
+    const locale = resolve(ctx.params.locale);
+    ctx.params.locale = locale;
     if (!isLocalized(ctx.contentType)) return next();
     switch (ctx.action) {
       case 'create': {
-        if (params.locale === '*') throw oneLocale();
+        if (locale === '*') throw oneLocale();
         const doc = (await next()) as Doc;
-        if ((ctx.params as CreateParams).documentId) await syncShared(ctx, doc, params.locale as string);
+        if (ctx.params.documentId) await syncShared(ctx, doc, locale);
         return doc;
       }
       case 'update':
-        return updateOrLocalize(ctx as DocumentContext<'update'>, next, registry);
+        return updateOrLocalize(ctx, next as DocumentNext<'update'>, registry, locale);
       case 'findOne':
         // Strapi looks '*' up as a locale code, which no version has: 404 (lists take '*')
-        return params.locale === '*' ? null : next();
+        return locale === '*' ? null : next();
       case 'publish':
       case 'discardDraft': {
         const doc = (await next()) as Doc | null;
-        await syncShared(ctx, doc, params.locale as string);
+        await syncShared(ctx, doc, locale);
         return doc;
       }
       default:
@@ -86,14 +85,14 @@ export function createI18nMiddleware(config: I18nConfig, registry: Registry): Do
 
 /** PUT ?locale=xx: update that localization, or create it when the document exists in other locales only. */
 async function updateOrLocalize(
-  ctx: DocumentContext<'update'>, next: () => Promise<unknown>, registry: Registry,
-): Promise<unknown> {
-  const p = ctx.params as UpdateParams & { locale: string };
-  if (p.locale === '*') throw oneLocale();
+  ctx: DocumentContext<'update'>, next: DocumentNext<'update'>, registry: Registry, locale: string,
+): Promise<Doc | null> {
+  const p = ctx.params;
+  if (locale === '*') throw oneLocale();
   // the core finds the version to update (every locale a document has, has a draft), or none
-  const doc = (await next()) as Doc | null;
+  const doc = await next();
   if (doc) {
-    await syncShared(ctx, doc, p.locale);
+    await syncShared(ctx, doc, locale);
     return doc;
   }
   const table = ctx.contentType.collectionName;
@@ -102,7 +101,7 @@ async function updateOrLocalize(
     .orderByRaw('(published_at IS NULL) DESC, id');
   if (!source) return null;
   const base = pick(source.data, sharedAttributes(ctx.contentType));
-  await checkCopiedRelations(ctx.db, registry, ctx.contentType.attributes, base, p.locale);
+  await checkCopiedRelations(ctx.db, registry, ctx.contentType.attributes, base, locale);
   return ctx.documents(ctx.uid).create({
     documentId: p.documentId,
     data: p.data,

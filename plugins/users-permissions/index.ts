@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { definePlugin, restApiConfig, WRITE_ACTIONS } from '../../core/index.ts';
 import { usersPermissionsConfigSchema, withEnvSecrets, type UsersPermissionsConfig } from './config.ts';
 import { apiTokenContentType, loadUserContentType, roleContentType, ROLE_UID } from './schemas.ts';
@@ -62,14 +61,11 @@ export const usersPermissionsPlugin = definePlugin({
     api.auth = createAuthenticator(app, { jwt: api.jwt, roles, tokens });
 
     // A role written in this process takes effect on the next request: the cached grants are
-    // dropped once the write commits (dropped earlier, a read in between could cache the old rows).
+    // dropped once the write commits (dropped earlier, a read in between could cache the old rows;
+    // dropped on a rollback, nothing changed) and before the write is answered.
     app.documents.use(async (ctx, next) => {
       const result = await next();
-      if (ctx.uid === ROLE_UID && WRITE_ACTIONS.has(ctx.action)) {
-        const trx = ctx.db as Knex.Transaction;
-        if (trx.isTransaction) trx.executionPromise.then(() => roles.invalidate(), () => undefined);
-        else roles.invalidate();
-      }
+      if (ctx.uid === ROLE_UID && WRITE_ACTIONS.has(ctx.action)) await ctx.afterCommit(() => roles.invalidate());
       return result;
     });
     app.server.useRoute(guardRoutes(api.auth));

@@ -90,7 +90,7 @@ export async function loadUserContentType(appDir: string): Promise<ContentType> 
   try {
     ext = JSON.parse(raw);
   } catch (err) {
-    throw configurationError(`${file}: invalid JSON (${(err as Error).message})`);
+    throw configurationError(`${file}: invalid JSON (${(err as Error).message})`, { cause: err });
   }
   if (!isPlainObject(ext)) throw configurationError(`${file}: expected an object`);
   const attributes = isPlainObject(ext.attributes) ? ext.attributes : {};

@@ -54,7 +54,8 @@ describe('a bad config value stops start-up, naming its file and key', () => {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, "export default { upload: { config: { breakpoints: { large: 'wide' } } } };\n");
     const err = await startError({ appDir });
-    expect(err.message).toBe(`${file}: upload.config.breakpoints.large: expected number, got "wide"`);
+    // the kernel names the plugin whose register refused its config
+    expect(err.message).toBe(`Plugin "upload" failed in register: ${file}: upload.config.breakpoints.large: expected number, got "wide"`);
   });
 
   it('names the file that read a bad variable (PORT): the app\'s config/server.ts, else Vellum\'s', async () => {

@@ -5,6 +5,8 @@ import { createVellumApp, definePlugin, ConfigurationError } from '../../index.t
 import { createApp } from '../../core/kernel/app.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
 import { writeApp } from '../helpers/fixture-app.ts';
+import { createTestDatabase } from '../../database/test-database.ts';
+import { createConnection } from '../../database/connection.ts';
 
 const quiet = pino({ level: 'silent' });
 
@@ -169,6 +171,98 @@ describe('config files', () => {
       expect((await t.request('GET', '/api/tags?pagination[limit]=-1')).body.meta.pagination).toEqual({ start: 0, limit: 3, total: 5 });
     } finally {
       await t.close();
+    }
+  });
+});
+
+// apps without users-permissions must opt in to an open API (core/auth/open-api.ts)
+const OPEN = { VELLUM_OPEN_API: 'true' };
+
+describe('start-up failures', () => {
+  it('name a plugin whose register throws (its error the cause), destroying those registered before it', async () => {
+    const events: string[] = [];
+    const boom = new Error('boom');
+    const first = definePlugin({
+      name: 'first',
+      register: () => { events.push('register first'); },
+      destroy: () => { events.push('destroy first'); },
+    });
+    const broken = definePlugin({
+      name: 'broken', register: () => { throw boom; }, destroy: () => { events.push('destroy broken'); },
+    });
+    const appDir = await writeApp({ contentTypes: { note } });
+    const app = await createApp({ appDir, plugins: [first, broken], logger: quiet, env: OPEN });
+    const failure = await app.start().then(() => null, (err: unknown) => err);
+    expect(failure).toBeInstanceOf(ConfigurationError);
+    expect(failure).toMatchObject({
+      message: 'Plugin "broken" failed in register: boom', code: 'PLUGIN_FAILED', cause: boom,
+    });
+    await app.destroy();
+    expect(events).toEqual(['register first', 'destroy first']);
+  });
+
+  it('leave the app failed after a bootstrap throws: start(), listen() refuse; destroy() closes the pool', async () => {
+    const database = await createTestDatabase(inject('databaseAdminUrl'));
+    const admin = createConnection({ connection: inject('databaseAdminUrl'), pool: { min: 0, max: 1 } });
+    const sessions = async (): Promise<number> => Number((await admin.raw(
+      'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = ?', [database.name],
+    )).rows[0].n);
+    try {
+      let bootstraps = 0;
+      const broken = definePlugin({
+        name: 'broken',
+        register: () => undefined,
+        bootstrap: async (app) => {
+          bootstraps++;
+          await app.db.raw('select 1');
+          throw new Error('no seeds today');
+        },
+      });
+      const appDir = await writeApp({ contentTypes: { note } });
+      const app = await createApp({ appDir, plugins: [broken], logger: quiet, env: OPEN, databaseUrl: database.url });
+      await expect(app.start()).rejects.toThrow('Plugin "broken" failed in bootstrap: no seeds today');
+      // the failed start opened the pool: it is still there, for destroy() to close
+      expect(await sessions()).toBeGreaterThan(0);
+      for (const again of [() => app.start(), () => app.listen({ port: 0, host: '127.0.0.1' })]) {
+        const err = await again().then(() => null, (e: unknown) => e);
+        expect(err).toBeInstanceOf(ConfigurationError);
+        expect(err).toMatchObject({
+          code: 'APP_FAILED',
+          message: 'The app failed to start (Plugin "broken" failed in bootstrap: no seeds today); '
+            + 'destroy it and create a new one',
+        });
+      }
+      // nothing ran again: no second bootstrap, no server
+      expect(bootstraps).toBe(1);
+      await app.destroy();
+      expect(await sessions()).toBe(0);
+      await expect(app.start()).rejects.toThrow('The app was destroyed; create a new one');
+    } finally {
+      await admin.destroy();
+      await database.drop();
+    }
+  });
+
+  it('share one start between concurrent start() and listen() calls: listen() waits for it', async () => {
+    const database = await createTestDatabase(inject('databaseAdminUrl'));
+    let registers = 0;
+    const pinged = definePlugin({
+      name: 'pinged',
+      register: (app) => {
+        registers++;
+        const handler = (ctx: { body: unknown }): void => { ctx.body = { pong: true }; };
+        app.server.route({ method: 'GET', path: '/ping', handler, config: { auth: false } });
+      },
+    });
+    const appDir = await writeApp({ contentTypes: { note } });
+    const app = await createApp({ appDir, plugins: [pinged], logger: quiet, env: OPEN, databaseUrl: database.url });
+    try {
+      const [, { url }] = await Promise.all([app.start(), app.listen({ port: 0, host: '127.0.0.1' }), app.start()]);
+      expect(registers).toBe(1);
+      expect(await (await fetch(`${url}/ping`)).json()).toEqual({ pong: true });
+    } finally {
+      await app.destroy();
+      await database.drop();
     }
   });
 });

@@ -396,7 +396,9 @@ describe('email confirmation', () => {
       expect(started.status).toBe('rejected');
       const err = (started as PromiseRejectedResult).reason as Error;
       expect(err.name).toBe('ConfigurationError');
-      expect(err.message).toMatch(/^users-permissions: .*server\.url/);
+      // the kernel names the plugin; the plugin's own error is the cause
+      expect(err.message).toMatch(/^Plugin "users-permissions" failed in register: users-permissions: .*server\.url/);
+      expect((err.cause as Error).message).toMatch(/^users-permissions: .*server\.url/);
     }
     expect(results[0]).toMatchObject({ reason: { message: expect.stringContaining("never from the request's Host") } });
   });

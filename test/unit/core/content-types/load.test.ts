@@ -151,6 +151,8 @@ describe('loadAppSchemas', () => {
     const err = await loadAppSchemas(dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigurationError);
     expect((err as Error).message).toMatch(/^src\/api\/note\/content-types\/note\/schema\.json: invalid JSON \(.+\)$/);
+    // the parser's own error stays reachable
+    expect((err as Error).cause).toBeInstanceOf(SyntaxError);
   });
 
   it('rejects invalid JSON in a component, naming the file', async () => {

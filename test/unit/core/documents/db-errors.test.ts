@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { databaseUnavailable } from '../../../../core/documents/db-errors.ts';
+import { databaseUnavailable, translateDatabaseError } from '../../../../core/documents/db-errors.ts';
+import { uniqueIndexName } from '../../../../database/sync.ts';
+import { isAppError } from '../../../../core/errors.ts';
+import type { ContentType } from '../../../../core/content-types/types.ts';
 
 const coded = (code: string, message = 'boom'): Error => Object.assign(new Error(message), { code });
 
@@ -32,5 +35,31 @@ describe('databaseUnavailable', () => {
     ['something that is not an error', { code: 'ECONNREFUSED' }],
   ])('is null for %s', (_, err) => {
     expect(databaseUnavailable(err)).toBeNull();
+  });
+});
+
+describe('translateDatabaseError', () => {
+  const ct: ContentType = {
+    uid: 'api::tag.tag', kind: 'collectionType', collectionName: 'tags',
+    info: { singularName: 'tag', pluralName: 'tags' },
+    options: {}, pluginOptions: {}, attributes: { name: { type: 'string', unique: true } }, origin: 'api', source: '',
+  };
+  const unique = Object.assign(coded('23505', 'duplicate key value'), { constraint: uniqueIndexName('tags', 'name') });
+
+  it.each([
+    ['a unique index', unique, 400, 'UNIQUE'],
+    ['bad data (class 22)', coded('22P02', 'invalid input syntax for type integer'), 400, 'INVALID_VALUE'],
+    ['a value too large for an index (54000)', coded('54000', 'index row size exceeds'), 400, 'VALUE_TOO_LARGE'],
+    ['a statement timeout (57014)', coded('57014', 'canceling statement'), 503, 'STATEMENT_TIMEOUT'],
+    ['a refused connection', coded('ECONNREFUSED'), 503, 'UNAVAILABLE'],
+  ])('keeps the PostgreSQL error as the cause of %s', (_, err, status, code) => {
+    const translated = translateDatabaseError(err, ct);
+    expect(isAppError(translated)).toBe(true);
+    expect(translated).toMatchObject({ status, code, cause: err });
+  });
+
+  it('passes an error it does not know on unchanged', () => {
+    const syntax = coded('42601');
+    expect(translateDatabaseError(syntax, ct)).toBe(syntax);
   });
 });
