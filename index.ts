@@ -10,6 +10,8 @@ export * from './core/index.ts';
 export { builtinPlugins } from './plugins/index.ts';
 
 /** An app with Vellum's built-in plugins (plus any extra ones). */
-export function createVellumApp(options: Omit<AppOptions, 'plugins'> & { plugins?: AppOptions['plugins'] }): Promise<App> {
+export function createVellumApp(
+  options: Omit<AppOptions, 'plugins'> & { plugins?: AppOptions['plugins'] },
+): Promise<App> {
   return createApp({ ...options, plugins: [...builtinPlugins(), ...(options.plugins ?? [])] });
 }

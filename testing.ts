@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from './database/test-database.
 import { createConnection } from './database/connection.ts';
 import { usersPermissionsPlugin } from './plugins/users-permissions/index.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: a body is whatever the server sent; tests narrow it by asserting (as supertest's)
 export interface TestResponse<T = any> {
   status: number;
   headers: Headers;
@@ -35,7 +36,13 @@ export interface TestApp {
   queries: string[];
   /** a separate connection to the test database, to look at rows directly */
   sql: Knex;
-  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse<T>>;
+  // biome-ignore lint/suspicious/noExplicitAny: as TestResponse's default
+  request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse<T>>;
   close(): Promise<void>;
 }
 
@@ -66,9 +73,11 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
     });
     const { url } = await app.listen({ port: 0, host: '127.0.0.1' });
     sql = createConnection({ connection: database.url, pool: { min: 0, max: 2 } });
-    const token = as === 'full-access' && app.hasPlugin(usersPermissionsPlugin)
-      ? (await app.plugin(usersPermissionsPlugin).tokens.create({ name: 'vellum-test', type: 'full-access' })).accessKey
-      : null;
+    const token =
+      as === 'full-access' && app.hasPlugin(usersPermissionsPlugin)
+        ? (await app.plugin(usersPermissionsPlugin).tokens.create({ name: 'vellum-test', type: 'full-access' }))
+            .accessKey
+        : null;
     return testAppHandle({ app, url, token, database, queries, sql });
   } catch (err) {
     await sql?.destroy().catch(() => undefined);
@@ -100,7 +109,7 @@ function testAppHandle(parts: Omit<TestApp, 'request' | 'close'>): TestApp {
       } catch {
         // not JSON: keep the text
       }
-      return { status: res.status, headers: res.headers, body: parsed as any, text };
+      return { status: res.status, headers: res.headers, body: parsed as never, text };
     },
     async close() {
       await sql.destroy();

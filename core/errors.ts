@@ -134,7 +134,9 @@ export const isAppError = (err: unknown): err is AppError => err instanceof AppE
 
 /** A single validation failure, or several collected ones (`details.errors`). */
 export function validationError(
-  message: string, details: Record<string, unknown> = {}, options: ErrorOptions = {},
+  message: string,
+  details: Record<string, unknown> = {},
+  options: ErrorOptions = {},
 ): AppError {
   return new AppError('ValidationError', message, details, options);
 }
@@ -173,7 +175,8 @@ export const notFound = (message = 'Not Found', details: Record<string, unknown>
 
 /** Authenticated, but not allowed to do this (a permission action the role or token lacks). */
 /** No credentials where the route needs some, or credentials that do not hold (Strapi's wording). */
-export const unauthorized = (message = 'Missing or invalid credentials'): AppError => new AppError('UnauthorizedError', message);
+export const unauthorized = (message = 'Missing or invalid credentials'): AppError =>
+  new AppError('UnauthorizedError', message);
 
 export const forbidden = (message = 'Forbidden', details: Record<string, unknown> = {}): AppError =>
   new AppError('ForbiddenError', message, details);
@@ -203,7 +206,8 @@ export const internalError = (): AppError => new AppError('InternalServerError',
 
 /** Two requests changed the same rows at once and this one still lost after its retries: try again. */
 export const conflict = (
-  message = 'The document was changed by another request at the same time; try again', options: ErrorOptions = {},
+  message = 'The document was changed by another request at the same time; try again',
+  options: ErrorOptions = {},
 ): AppError => new AppError('ConflictError', message, {}, options);
 
 /**
@@ -239,5 +243,6 @@ export class ConfigurationError extends Error {
 export type ConfigurationCode = 'CONFIGURATION' | 'PLUGIN_FAILED' | 'APP_FAILED';
 
 export const configurationError = (
-  message: string, options: { code?: ConfigurationCode; cause?: unknown } = {},
+  message: string,
+  options: { code?: ConfigurationCode; cause?: unknown } = {},
 ): ConfigurationError => new ConfigurationError(message, options);

@@ -13,8 +13,18 @@ export type { Plugin } from './kernel/plugin.ts';
 // Content-types: schema types and the registry plugins add their own types to
 export { FILE_UID, isLocalized, isScalar, isToMany, isPopulatable } from './content-types/types.ts';
 export type {
-  Attribute, Attributes, ScalarAttribute, ScalarType, RelationAttribute, RelationKind, MediaAttribute,
-  ComponentAttribute, DynamicZoneAttribute, ContentType, ContentTypeInfo, Component,
+  Attribute,
+  Attributes,
+  ScalarAttribute,
+  ScalarType,
+  RelationAttribute,
+  RelationKind,
+  MediaAttribute,
+  ComponentAttribute,
+  DynamicZoneAttribute,
+  ContentType,
+  ContentTypeInfo,
+  Component,
 } from './content-types/types.ts';
 export type { Registry } from './content-types/registry.ts';
 export { allowedTypesIssue, fileCategory } from './content-types/media.ts';
@@ -23,9 +33,25 @@ export type { FileCategory } from './content-types/media.ts';
 // Document service: the only read/write path, its middleware chain and its inputs' rules
 export { WRITE_ACTIONS } from './documents/types.ts';
 export type {
-  Action, LocaleParam, ReadParams, FindOneParams, CreateParams, UpdateParams, DeleteParams, DeleteResult,
-  VersionParams, Page, DocumentApi, DocumentContext, DocumentMiddleware, DocumentNext, DocumentService, AfterCommit,
-  ActionContext, ParamsOf, ResultOf,
+  Action,
+  LocaleParam,
+  ReadParams,
+  FindOneParams,
+  CreateParams,
+  UpdateParams,
+  DeleteParams,
+  DeleteResult,
+  VersionParams,
+  Page,
+  DocumentApi,
+  DocumentContext,
+  DocumentMiddleware,
+  DocumentNext,
+  DocumentService,
+  AfterCommit,
+  ActionContext,
+  ParamsOf,
+  ResultOf,
 } from './documents/types.ts';
 export type { Doc } from './documents/serialize.ts';
 export { sanitizeInput } from './documents/sanitize.ts';
@@ -62,9 +88,29 @@ export type { HttpMethod, HttpServer, RequestContext, RequestState, Route, Route
 
 // Errors: the one catalog every thrown error comes from
 export {
-  AppError, isAppError, fieldLabel, validationError, fieldErrors, invalidKey, invalidQueryKey, notFound, unauthorized,
-  forbidden, methodNotAllowed, payloadTooLarge, headersTooLarge, requestTimeout, unsupportedMediaType, applicationError,
-  paginationError, internalError, conflict, serviceUnavailable, rateLimited, ConfigurationError, configurationError,
+  AppError,
+  isAppError,
+  fieldLabel,
+  validationError,
+  fieldErrors,
+  invalidKey,
+  invalidQueryKey,
+  notFound,
+  unauthorized,
+  forbidden,
+  methodNotAllowed,
+  payloadTooLarge,
+  headersTooLarge,
+  requestTimeout,
+  unsupportedMediaType,
+  applicationError,
+  paginationError,
+  internalError,
+  conflict,
+  serviceUnavailable,
+  rateLimited,
+  ConfigurationError,
+  configurationError,
 } from './errors.ts';
 export type { ErrorName, FieldIssue } from './errors.ts';
 

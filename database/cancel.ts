@@ -23,7 +23,9 @@ export async function cancelStatements(
 ): Promise<number> {
   const config = typeof connection === 'string' ? { connectionString: connection } : connection;
   const client = new pg.Client({
-    ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: `${applicationName}-cancel`,
+    ...config,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    application_name: `${applicationName}-cancel`,
   });
   client.on('error', () => {}); // a server going away now must not crash the shutdown
   await client.connect();
@@ -49,12 +51,17 @@ export function cancelStatementsAt(
   o: { connection: ConnectionOptions | string; applicationName: string; log: { warn(obj: object, msg: string): void } },
 ): StatementCanceller {
   let cancelling: Promise<void> | undefined;
-  const timer = setTimeout(() => {
-    cancelling = cancelStatements(o.connection, o.applicationName).then(
-      (n) => { if (n) o.log.warn({ statements: n }, 'shutdown timeout: cancelled running statements'); },
-      (err: unknown) => o.log.warn({ err }, 'shutdown timeout: could not cancel running statements'),
-    );
-  }, Math.max(0, deadline - Date.now()));
+  const timer = setTimeout(
+    () => {
+      cancelling = cancelStatements(o.connection, o.applicationName).then(
+        (n) => {
+          if (n) o.log.warn({ statements: n }, 'shutdown timeout: cancelled running statements');
+        },
+        (err: unknown) => o.log.warn({ err }, 'shutdown timeout: could not cancel running statements'),
+      );
+    },
+    Math.max(0, deadline - Date.now()),
+  );
   return {
     async settle() {
       clearTimeout(timer);

@@ -9,7 +9,7 @@
  * is not started at all once it has. One instance per app: no process-wide state.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import pg from 'pg';
+import type pg from 'pg';
 
 export interface Cancellation {
   /** Run `work` with `signal` as the current request's. */

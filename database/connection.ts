@@ -39,7 +39,8 @@ export function createConnection(options: {
   /** names the pool's sessions in pg_stat_activity (shutdown finds them with it); a URL's own one wins */
   applicationName?: string;
 }): Knex {
-  const connection = typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
+  const connection =
+    typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
   // startup parameters: every pooled connection has them from its first statement, at no extra round trip
   const timeout = options.statementTimeout ? { statement_timeout: options.statementTimeout } : {};
   const named = options.applicationName ? { application_name: options.applicationName } : {};

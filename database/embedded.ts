@@ -19,7 +19,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
-  exists, FALLBACK_ROOT, freePort, initCluster, mkdirOpen, platformBinariesDir, reachable, startPostmaster, usableBinaries, type Ids,
+  exists,
+  FALLBACK_ROOT,
+  freePort,
+  initCluster,
+  mkdirOpen,
+  platformBinariesDir,
+  reachable,
+  startPostmaster,
+  usableBinaries,
+  type Ids,
 } from './embedded-process.ts';
 import { superviseServer } from './embedded-supervisor.ts';
 
@@ -75,7 +84,12 @@ const USER = 'postgres';
 // The builtin provider gives C.UTF-8 semantics without depending on which OS locales exist.
 const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'];
 const exec = promisify(execFile);
-const defaultLog: EmbeddedPostgresLog = { debug() {}, info() {}, warn: (m) => console.warn(m), error: (m) => console.error(m) };
+const defaultLog: EmbeddedPostgresLog = {
+  debug() {},
+  info() {},
+  warn: (m) => console.warn(m),
+  error: (m) => console.error(m),
+};
 
 /** Start (initialising on first use) the app's own PostgreSQL cluster; see the module notes for root. */
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
@@ -90,10 +104,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const running = await runningPostmaster(clusterDir);
   if (running?.owner) {
     if (opts.attach) return attach(running, { dataDir, clusterDir, password, database, log });
-    throw new Error(`PostgreSQL (pid ${running.pid}) on ${clusterDir} belongs to a running process (pid ${running.owner.pid}: ${running.owner.command.slice(0, 80)}); is another Vellum instance using ${dataDir}?`);
+    throw new Error(
+      `PostgreSQL (pid ${running.pid}) on ${clusterDir} belongs to a running process (pid ${running.owner.pid}: ${running.owner.command.slice(0, 80)}); is another Vellum instance using ${dataDir}?`,
+    );
   }
   if (running) await stopOrphanedPostmaster(running.pid, clusterDir, log);
-  const bins = await usableBinaries(opts.binariesDir ? path.resolve(opts.binariesDir) : await platformBinariesDir(), ids, log);
+  const bins = await usableBinaries(
+    opts.binariesDir ? path.resolve(opts.binariesDir) : await platformBinariesDir(),
+    ids,
+    log,
+  );
 
   // The latest lines, so a failed start can say *why*.
   const tail: string[] = [];
@@ -106,9 +126,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   };
   if (!initialised) {
     log.info(`initialising PostgreSQL cluster in ${clusterDir}`);
-    await initCluster({ bins, clusterDir, ids, onLog, user: USER, password, flags: INITDB_FLAGS }).catch((err: unknown) => {
-      throw new Error(`initdb failed for ${clusterDir}: ${err instanceof Error ? err.message : String(err)}`);
-    });
+    await initCluster({ bins, clusterDir, ids, onLog, user: USER, password, flags: INITDB_FLAGS }).catch(
+      (err: unknown) => {
+        throw new Error(`initdb failed for ${clusterDir}: ${err instanceof Error ? err.message : String(err)}`);
+      },
+    );
   }
 
   // No unix socket: avoids /tmp lock-file clashes between clusters and socket path-length limits.
@@ -125,13 +147,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     } catch (err) {
       // A port picked by freePort() can be taken before postgres binds it; a fresh pick usually succeeds.
       if (!opts.port && attempt < 3 && tail.some((l) => /could not bind/.test(l))) continue;
-      throw new Error(`Embedded PostgreSQL failed to start on ${clusterDir} (port ${port}): ${(err as Error).message}. Its log:\n${tail.join('\n')}`);
+      throw new Error(
+        `Embedded PostgreSQL failed to start on ${clusterDir} (port ${port}): ${(err as Error).message}. Its log:\n${tail.join('\n')}`,
+      );
     }
     // Restarts keep the port: the app's pool holds this URL.
     const server = superviseServer(child, {
-      launch: () => launch(port).catch((err: Error) => {
-        throw new Error(`${err.message}. Its log:\n${tail.join('\n')}`);
-      }),
+      launch: () =>
+        launch(port).catch((err: Error) => {
+          throw new Error(`${err.message}. Its log:\n${tail.join('\n')}`);
+        }),
       restarts: opts.restarts ?? 5,
       log,
       tail: () => tail.join('\n'),
@@ -157,7 +182,9 @@ async function ensurePostgresUser(): Promise<Ids> {
       await exec('useradd', ['--system', '-g', USER, '-M', '-s', '/usr/sbin/nologin', USER]);
       return await lookup();
     } catch (err) {
-      throw new Error(`Running as root, and the system user "${USER}" that must run PostgreSQL is missing and could not be created: ${(err as Error).message}`);
+      throw new Error(
+        `Running as root, and the system user "${USER}" that must run PostgreSQL is missing and could not be created: ${(err as Error).message}`,
+      );
     }
   });
 }
@@ -171,8 +198,11 @@ async function chooseClusterDir(dataDir: string, ids: Ids | undefined, log: Embe
   // Once a cluster lives in the fallback, keep using it even if dataDir later becomes reachable.
   if (!(await exists(path.join(fallback, 'PG_VERSION'))) && (await reachable(dataDir, ids))) return local;
   for (const dir of [FALLBACK_ROOT, parent]) await mkdirOpen(dir);
-  if (!(await reachable(parent, ids))) throw new Error(`Neither ${dataDir} nor ${parent} is reachable by the "${USER}" user (uid ${ids.uid})`);
-  log.warn(`${dataDir} is not reachable by the "${USER}" user (uid ${ids.uid}), so the embedded database cluster lives in ${fallback}; credentials stay in ${path.join(dataDir, 'credentials.json')}`);
+  if (!(await reachable(parent, ids)))
+    throw new Error(`Neither ${dataDir} nor ${parent} is reachable by the "${USER}" user (uid ${ids.uid})`);
+  log.warn(
+    `${dataDir} is not reachable by the "${USER}" user (uid ${ids.uid}), so the embedded database cluster lives in ${fallback}; credentials stay in ${path.join(dataDir, 'credentials.json')}`,
+  );
   return fallback;
 }
 
@@ -183,15 +213,23 @@ async function loadPassword(dataDir: string, clusterDir: string, clusterExists: 
     if (typeof parsed.password !== 'string' || !parsed.password) throw new Error('it has no "password"');
     return parsed.password;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`Cannot use ${file}: ${(err as Error).message}`);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new Error(`Cannot use ${file}: ${(err as Error).message}`);
   }
-  if (clusterExists) throw new Error(`${file} is missing but the cluster ${clusterDir} exists; restore the file or delete the cluster to start over`);
+  if (clusterExists)
+    throw new Error(
+      `${file} is missing but the cluster ${clusterDir} exists; restore the file or delete the cluster to start over`,
+    );
   const password = randomBytes(12).toString('hex');
   await fs.writeFile(file, `${JSON.stringify({ user: USER, password }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   return password;
 }
 
-interface ProcInfo { ppid: number; zombie: boolean; command: string }
+interface ProcInfo {
+  ppid: number;
+  zombie: boolean;
+  command: string;
+}
 
 async function procInfo(pid: number): Promise<ProcInfo | undefined> {
   try {
@@ -202,7 +240,10 @@ async function procInfo(pid: number): Promise<ProcInfo | undefined> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await exists('/proc/self'))) return undefined;
   }
-  const out = await exec('ps', ['-o', 'stat=,ppid=,command=', '-p', String(pid)]).then((r) => r.stdout.trim(), () => '');
+  const out = await exec('ps', ['-o', 'stat=,ppid=,command=', '-p', String(pid)]).then(
+    (r) => r.stdout.trim(),
+    () => '',
+  );
   const m = /^(\S+)\s+(\d+)\s+(.*)$/.exec(out);
   return m ? { ppid: Number(m[2]), zombie: m[1].startsWith('Z'), command: m[3] } : undefined;
 }
@@ -238,14 +279,24 @@ async function attach(
   let lines: string[] = [];
   for (const deadline = Date.now() + 30_000; ; await sleep(100)) {
     lines = (await fs.readFile(pidFile, 'utf8').catch(() => '')).split('\n');
-    if (Number(lines[0]) !== running.pid) throw new Error(`PostgreSQL (pid ${running.pid}) on ${o.clusterDir} stopped while connecting to it`);
+    if (Number(lines[0]) !== running.pid)
+      throw new Error(`PostgreSQL (pid ${running.pid}) on ${o.clusterDir} stopped while connecting to it`);
     if (lines[7]?.trim() === 'ready') break;
-    if (Date.now() > deadline) throw new Error(`PostgreSQL (pid ${running.pid}) on ${o.clusterDir} is not ready (status "${lines[7]?.trim()}")`);
+    if (Date.now() > deadline)
+      throw new Error(`PostgreSQL (pid ${running.pid}) on ${o.clusterDir} is not ready (status "${lines[7]?.trim()}")`);
   }
   const port = Number.parseInt(lines[3], 10);
   await ensureDatabase(port, o.password, o.database);
-  o.log.info(`attached to the embedded PostgreSQL on 127.0.0.1:${port} that pid ${running.owner?.pid} runs (cluster ${o.clusterDir})`);
-  return { url: clusterUrl(o.password, port, o.database), dataDir: o.dataDir, clusterDir: o.clusterDir, attached: true, stop: async () => {} };
+  o.log.info(
+    `attached to the embedded PostgreSQL on 127.0.0.1:${port} that pid ${running.owner?.pid} runs (cluster ${o.clusterDir})`,
+  );
+  return {
+    url: clusterUrl(o.password, port, o.database),
+    dataDir: o.dataDir,
+    clusterDir: o.clusterDir,
+    attached: true,
+    stop: async () => {},
+  };
 }
 
 // A Vellum process that was SIGKILLed leaves its postmaster running (and holding the port and data dir).
@@ -272,7 +323,10 @@ async function ensureDatabase(port: number, password: string, database: string):
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     // 42P04: another process created it in between
-    if (!rowCount) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`).catch((err: { code?: string }) => err.code === '42P04' || Promise.reject(err));
+    if (!rowCount)
+      await client
+        .query(`CREATE DATABASE ${client.escapeIdentifier(database)}`)
+        .catch((err: { code?: string }) => err.code === '42P04' || Promise.reject(err));
   } finally {
     await client.end();
   }

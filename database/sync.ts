@@ -44,16 +44,17 @@ async function syncSingleTypeIndex(db: Knex, ct: ContentType): Promise<void> {
     return;
   }
   try {
-    await db.raw(
-      `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (coalesce(locale, ''), (published_at IS NULL))`, [index, t],
-    );
+    await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (coalesce(locale, ''), (published_at IS NULL))`, [
+      index,
+      t,
+    ]);
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
     // a database written before the index existed may hold the documents of a lost race: which
     // one to keep is the owner's decision, not something to guess at start-up
     throw configurationError(
-      `The single type ${ct.uid} has more than one document in table "${t}" (a race of first writes in an earlier `
-      + 'version): delete the rows of all but one document, then start again.',
+      `The single type ${ct.uid} has more than one document in table "${t}" (a race of first writes in an earlier ` +
+        'version): delete the rows of all but one document, then start again.',
     );
   }
 }
@@ -146,7 +147,10 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
       `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (document_id, coalesce(locale, ''), (published_at IS NULL))`,
       [`${t.slice(0, 50)}_version_key`, t],
     );
-    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? USING gin (data jsonb_path_ops)`, [`${t.slice(0, 54)}_data_gin`, t]);
+    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? USING gin (data jsonb_path_ops)`, [
+      `${t.slice(0, 54)}_data_gin`,
+      t,
+    ]);
     // every read is scoped by locale and status: counts become index-only scans
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (locale, published_at)`, [`${t.slice(0, 54)}_scope`, t]);
     await syncSingleTypeIndex(db, ct);

@@ -22,7 +22,10 @@ export async function createTestDatabase(adminUrl: string): Promise<TestDatabase
     drop: () =>
       withAdmin(adminUrl, async (client) => {
         // Leaked pool connections would otherwise make DROP DATABASE fail with "being accessed by other users".
-        await client.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+        await client.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
         const { rows } = await client.query<{ v: number }>("SELECT current_setting('server_version_num')::int AS v");
         const force = rows[0].v >= 130000 ? ' WITH (FORCE)' : '';
         await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)}${force}`);

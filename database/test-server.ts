@@ -28,7 +28,9 @@ export async function startTestServer(log: EmbeddedPostgresLog = defaultLog): Pr
 
   if (await dockerAnswers()) {
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const container = await new PostgreSqlContainer('postgres:16-alpine').withCommand(['postgres', ...FAST_FLAGS]).start();
+    const container = await new PostgreSqlContainer('postgres:16-alpine')
+      .withCommand(['postgres', ...FAST_FLAGS])
+      .start();
     let stopping: Promise<unknown> | undefined;
     return {
       adminUrl: container.getConnectionUri(),
@@ -54,7 +56,8 @@ export async function startTestServer(log: EmbeddedPostgresLog = defaultLog): Pr
           await pg.stop();
           await fs.rm(dataDir, { recursive: true, force: true });
           // Root with an untraversable TMPDIR parks the cluster under /var/lib/vellum; don't leave it there.
-          if (!pg.clusterDir.startsWith(dataDir + path.sep)) await fs.rm(path.dirname(pg.clusterDir), { recursive: true, force: true });
+          if (!pg.clusterDir.startsWith(dataDir + path.sep))
+            await fs.rm(path.dirname(pg.clusterDir), { recursive: true, force: true });
         })()),
     };
   } catch (err) {
@@ -73,7 +76,10 @@ async function dockerAnswers(): Promise<boolean> {
     return false;
   }
   let timer: NodeJS.Timeout | undefined;
-  const probe = getClient().then(() => true, () => false);
+  const probe = getClient().then(
+    () => true,
+    () => false,
+  );
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), DOCKER_PROBE_MS);
   });

@@ -5,4 +5,4 @@ import { i18nPlugin } from './i18n/index.ts';
 import { usersPermissionsPlugin } from './users-permissions/index.ts';
 
 /** The plugins every Vellum app gets, in load order (config/plugins can disable them). */
-export const builtinPlugins = (): Plugin<any>[] => [uploadPlugin, i18nPlugin, usersPermissionsPlugin, restPlugin];
+export const builtinPlugins = (): Plugin<unknown>[] => [uploadPlugin, i18nPlugin, usersPermissionsPlugin, restPlugin];

@@ -9,7 +9,13 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { App } from '../index.ts';
 import { usersPermissionsPlugin } from '../plugins/users-permissions/index.ts';
-import { checkTokenInput, type TokenInfo, type TokenInput, type TokenInputNames, type TokenType } from '../plugins/users-permissions/tokens.ts';
+import {
+  checkTokenInput,
+  type TokenInfo,
+  type TokenInput,
+  type TokenInputNames,
+  type TokenType,
+} from '../plugins/users-permissions/tokens.ts';
 
 export const TOKEN_USAGE = `usage: vellum token <create|list|revoke> [options]
 
@@ -38,9 +44,18 @@ export interface CommandResult {
 }
 
 /** The create options that set TokenInput's fields, for the token service's messages. */
-const OPTION_NAMES: TokenInputNames = { name: '--name', type: '--type', permissions: '--actions', lifespan: '--lifespan' };
+const OPTION_NAMES: TokenInputNames = {
+  name: '--name',
+  type: '--type',
+  permissions: '--actions',
+  lifespan: '--lifespan',
+};
 
-const usage = (message: string): CommandResult => ({ code: 2, stdout: [], stderr: [`vellum token: ${message}`, '', TOKEN_USAGE] });
+const usage = (message: string): CommandResult => ({
+  code: 2,
+  stdout: [],
+  stderr: [`vellum token: ${message}`, '', TOKEN_USAGE],
+});
 
 /** Parse `token …` arguments without touching the app, so mistakes are told before any database starts. */
 export function parseTokenArgs(argv: string[], defaultAppDir: string): Parsed | CommandResult {
@@ -55,9 +70,17 @@ export function parseTokenArgs(argv: string[], defaultAppDir: string): Parsed | 
       args: rest,
       strict: true,
       allowPositionals: command === 'revoke',
-      options: command === 'create'
-        ? { app: { type: 'string' }, name: { type: 'string' }, type: { type: 'string' }, actions: { type: 'string' }, lifespan: { type: 'string' }, description: { type: 'string' } }
-        : { app: { type: 'string' } },
+      options:
+        command === 'create'
+          ? {
+              app: { type: 'string' },
+              name: { type: 'string' },
+              type: { type: 'string' },
+              actions: { type: 'string' },
+              lifespan: { type: 'string' },
+              description: { type: 'string' },
+            }
+          : { app: { type: 'string' } },
     }) as { values: Record<string, string | undefined>; positionals: string[] });
   } catch (err) {
     return usage((err as Error).message); // node's own wording: unknown option, missing value…
@@ -70,7 +93,10 @@ export function parseTokenArgs(argv: string[], defaultAppDir: string): Parsed | 
   }
 
   const type = values.type as TokenType; // whatever was typed: checkTokenInput below says if it is not one
-  const actions = (values.actions ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  const actions = (values.actions ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   const input: TokenInput = {
     name: values.name ?? '',
     type,
@@ -82,7 +108,8 @@ export function parseTokenArgs(argv: string[], defaultAppDir: string): Parsed | 
   // options themselves is checked here
   const problem = checkTokenInput(input, OPTION_NAMES);
   if (problem) return usage(problem);
-  if (type !== 'custom' && values.actions !== undefined) return usage(`--actions only applies to --type custom (a ${type} token grants its own set)`);
+  if (type !== 'custom' && values.actions !== undefined)
+    return usage(`--actions only applies to --type custom (a ${type} token grants its own set)`);
   return { command, appDir, input };
 }
 
@@ -119,7 +146,9 @@ export async function runTokenCommand(argv: string[], defaultAppDir: string): Pr
         const expires = token.expiresAt ? `expires ${String(token.expiresAt)}` : 'never expires';
         return {
           code: 0,
-          stderr: [`created API token ${token.id} "${token.name}" (${token.type}, ${expires}); the key is shown only now:`],
+          stderr: [
+            `created API token ${token.id} "${token.name}" (${token.type}, ${expires}); the key is shown only now:`,
+          ],
           stdout: [accessKey],
         };
       }

@@ -24,13 +24,14 @@ export const openAccess: RouteMiddleware = async (ctx, _route, next) => {
  * that says how to opt in (or to enable users-permissions).
  */
 export function isOpenApi(
-  plugins: ReadonlyArray<{ name: string; authenticates?: boolean }>, openApi: unknown,
+  plugins: ReadonlyArray<{ name: string; authenticates?: boolean }>,
+  openApi: unknown,
 ): boolean {
   if (plugins.some((p) => p.authenticates === true)) return false;
   if (openApi === true) return true;
   throw configurationError(
-    'No plugin authenticates requests (users-permissions is disabled in config/plugins): every route, writes '
-    + 'included, would be public. To serve an open API on purpose, set `openApi: true` in config/server.ts (or '
-    + 'VELLUM_OPEN_API=true in the environment); otherwise enable users-permissions.',
+    'No plugin authenticates requests (users-permissions is disabled in config/plugins): every route, writes ' +
+      'included, would be public. To serve an open API on purpose, set `openApi: true` in config/server.ts (or ' +
+      'VELLUM_OPEN_API=true in the environment); otherwise enable users-permissions.',
   );
 }

@@ -15,7 +15,12 @@ export const MEDIA_FIND_ACTION = 'plugin::upload.content-api.find';
 /** The permission action that reading a content-type's documents through a populate needs. */
 export const findActionOf = (uid: string): string => (uid === FILE_UID ? MEDIA_FIND_ACTION : `${uid}.find`);
 
-function pruneNode(registry: Registry, uids: string[], node: PopulateNode, allows: (action: string) => boolean): PopulateNode {
+function pruneNode(
+  registry: Registry,
+  uids: string[],
+  node: PopulateNode,
+  allows: (action: string) => boolean,
+): PopulateNode {
   const out: PopulateNode = { ...node };
   if (node.populate) {
     // a node's nested populate applies to each uid it may reach (one, or a dynamic zone's components)
@@ -25,7 +30,9 @@ function pruneNode(registry: Registry, uids: string[], node: PopulateNode, allow
     out.populate = tree;
   }
   if (node.on) {
-    out.on = Object.fromEntries(Object.entries(node.on).map(([uid, n]) => [uid, pruneNode(registry, [uid], n, allows)]));
+    out.on = Object.fromEntries(
+      Object.entries(node.on).map(([uid, n]) => [uid, pruneNode(registry, [uid], n, allows)]),
+    );
   }
   return out;
 }
@@ -39,7 +46,11 @@ function actionOf(attr: Attribute): string | undefined {
 
 /** `tree` on `uid` without the relations and media the request may not read. */
 export function prunePopulate(
-  registry: Registry, uid: string, tree: PopulateTree | undefined, allows: (action: string) => boolean, keepUnknown = false,
+  registry: Registry,
+  uid: string,
+  tree: PopulateTree | undefined,
+  allows: (action: string) => boolean,
+  keepUnknown = false,
 ): PopulateTree | undefined {
   if (!tree) return tree;
   const attributes = registry.attributesOf(uid);

@@ -62,7 +62,10 @@ function checkPopulate(tree: PopulateTree | undefined, allows: Allows): void {
 }
 
 /** Throws a 400 when the query's filters or sort (at any populate level) pass through a relation the caller may not read. */
-export function assertQueryAccess(query: { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree }, allows: Allows): void {
+export function assertQueryAccess(
+  query: { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree },
+  allows: Allows,
+): void {
   checkFilter(query.filters, allows, '', 'filters');
   checkSort(query.sort, allows, 'sort');
   checkPopulate(query.populate, allows);
@@ -76,7 +79,10 @@ export function assertQueryAccess(query: { filters?: FilterNode; sort?: SortSpec
  * forgot to pass it, and is refused rather than run as if everything were allowed.
  */
 export function authorizeQuery<Q extends { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree }>(
-  registry: Registry, uid: string, query: Q, auth: RequestAuth | undefined,
+  registry: Registry,
+  uid: string,
+  query: Q,
+  auth: RequestAuth | undefined,
 ): Q {
   if (!auth) throw configurationError(`A query on ${uid} was authorized without auth state (ctx.state.auth)`);
   const allows = (action: string): boolean => auth.allows(action);

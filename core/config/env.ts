@@ -35,7 +35,10 @@ export function createEnv(vars: Record<string, string | undefined>): EnvFn {
     let raw = (vars[name] as string).trim();
     // Strapi accepts both `a,b` and `[a,b]`
     if (raw.startsWith('[') && raw.endsWith(']')) raw = raw.slice(1, -1);
-    return raw.split(',').map((v) => v.trim().replace(/^"(.*)"$/, '$1')).filter((v) => v !== '');
+    return raw
+      .split(',')
+      .map((v) => v.trim().replace(/^"(.*)"$/, '$1'))
+      .filter((v) => v !== '');
   };
   return env;
 }

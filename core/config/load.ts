@@ -36,7 +36,10 @@ async function loadFile(dir: string, name: string, env: EnvFn, shape: 'an object
 
 /** `loadFile`, with the path of the file read. */
 async function loadFileAt(
-  dir: string, name: string, env: EnvFn, shape: 'an object' | 'an array',
+  dir: string,
+  name: string,
+  env: EnvFn,
+  shape: 'an object' | 'an array',
 ): Promise<{ file: string; value: unknown } | undefined> {
   for (const ext of EXTENSIONS) {
     const file = path.join(dir, name + ext);
@@ -58,11 +61,17 @@ async function loadFileAt(
 }
 
 /** One layer of a config file, as merged: a file of Vellum's, of the app's, or the caller's overrides. */
-interface Layer { label: string; value: PlainObject; app?: true }
+interface Layer {
+  label: string;
+  value: PlainObject;
+  app?: true;
+}
 
 const valueAt = (value: unknown, key: ConfigKey): unknown =>
-  key.reduce<unknown>((v, k) => (isPlainObject(v) || Array.isArray(v) ? (v as PlainObject)[String(k)] : undefined),
-    value);
+  key.reduce<unknown>(
+    (v, k) => (isPlainObject(v) || Array.isArray(v) ? (v as PlainObject)[String(k)] : undefined),
+    value,
+  );
 
 /**
  * Which layer set a key: the last one defining the longest part of its path (the merge let later
@@ -116,9 +125,9 @@ export async function loadConfig(options: {
     out[name] = deepMerge(files, override ?? {});
   }
   // a list is not merged: the app's replaces the platform's whole, as an app's replaces Strapi's default
-  out.middlewares = (options.overrides?.middlewares
-    ?? (await loadFile(appConfigDir, 'middlewares', env, 'an array'))
-    ?? (await loadFile(options.platformDir, 'middlewares', env, 'an array'))
-    ?? []) as MiddlewaresConfig;
+  out.middlewares = (options.overrides?.middlewares ??
+    (await loadFile(appConfigDir, 'middlewares', env, 'an array')) ??
+    (await loadFile(options.platformDir, 'middlewares', env, 'an array')) ??
+    []) as MiddlewaresConfig;
   return { config: out, sources: createSources(layers, options.appDir) };
 }

@@ -4,7 +4,7 @@
  * `/srv/app/config/plugins.ts: users-permissions.config.ratelimit.max: expected number, got "ten"`.
  * Unknown keys are let through (Strapi ignores them), so an app's Strapi config keeps working.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { configurationError, fieldLabel } from '../errors.ts';
 import type { ConfigName } from './load.ts';
 
@@ -31,11 +31,13 @@ export function parseConfig<S extends ConfigSchema>(schema: S, value: unknown, p
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const base = place.key ?? [];
-  const lines = result.error.issues.flatMap((issue) => problems(issue)).map(({ key, text }) => {
-    const full = [...base, ...key];
-    const file = place.sources?.describe(place.name, full) ?? `config/${place.name}`;
-    return `${file}: ${fieldLabel(full.map(String)) || '(the whole file)'}: ${text}`;
-  });
+  const lines = result.error.issues
+    .flatMap((issue) => problems(issue))
+    .map(({ key, text }) => {
+      const full = [...base, ...key];
+      const file = place.sources?.describe(place.name, full) ?? `config/${place.name}`;
+      return `${file}: ${fieldLabel(full.map(String)) || '(the whole file)'}: ${text}`;
+    });
   throw configurationError([...new Set(lines)].join('\n'));
 }
 
@@ -45,7 +47,10 @@ export function parseConfig<S extends ConfigSchema>(schema: S, value: unknown, p
  */
 export const expected = (description: string): string => `expected ${description}`;
 
-interface Problem { key: ConfigKey; text: string }
+interface Problem {
+  key: ConfigKey;
+  text: string;
+}
 
 function problems(issue: z.core.$ZodIssue): Problem[] {
   const key = issue.path as ConfigKey;
@@ -82,7 +87,7 @@ function wanted(issue: z.core.$ZodIssue): string | null {
     }
     case 'too_small':
     case 'too_big': {
-      const op = issue.code === 'too_small' ? (issue.inclusive ? '>=' : '>') : (issue.inclusive ? '<=' : '<');
+      const op = issue.code === 'too_small' ? (issue.inclusive ? '>=' : '>') : issue.inclusive ? '<=' : '<';
       const bound = issue.code === 'too_small' ? issue.minimum : issue.maximum;
       if (issue.origin === 'number' || issue.origin === 'int') return `a number ${op} ${bound}`;
       if (issue.origin === 'array') return `a list of ${op} ${bound} items`;

@@ -16,10 +16,7 @@ export interface LoadedSchemas {
 
 /** Load every content-type under `src/api` and every component under `src/components`, sorted by uid. */
 export async function loadAppSchemas(appDir: string): Promise<LoadedSchemas> {
-  const [contentTypes, components] = await Promise.all([
-    loadContentTypes(appDir),
-    loadComponents(appDir),
-  ]);
+  const [contentTypes, components] = await Promise.all([loadContentTypes(appDir), loadComponents(appDir)]);
   return { contentTypes: contentTypes.sort(byUid), components: components.sort(byUid) };
 }
 
@@ -78,7 +75,10 @@ async function loadComponents(appDir: string): Promise<Component[]> {
 async function subdirectories(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
   } catch (err) {
     if (isMissing(err)) return [];
     throw err;

@@ -17,5 +17,10 @@ export function allowedTypesIssue(attr: MediaAttribute, mimes: string[], path: s
   if (!allowed || allowed.length === 0) return null;
   const refused = mimes.find((mime) => !allowed.includes(fileCategory(mime)));
   if (refused === undefined) return null;
-  return { path, message: `${path.join('.')} does not accept files of type ${refused} (allowed: ${allowed.join(', ')})`, name: 'ValidationError', value: refused };
+  return {
+    path,
+    message: `${path.join('.')} does not accept files of type ${refused} (allowed: ${allowed.join(', ')})`,
+    name: 'ValidationError',
+    value: refused,
+  };
 }

@@ -57,7 +57,8 @@ export function createRegistry(): Registry {
     },
     addComponent(component) {
       assertOpen(component.uid);
-      if (components.has(component.uid)) throw configurationError(`component ${component.uid} is declared twice (${component.source})`);
+      if (components.has(component.uid))
+        throw configurationError(`component ${component.uid} is declared twice (${component.source})`);
       components.set(component.uid, component);
     },
     freeze() {
@@ -65,7 +66,8 @@ export function createRegistry(): Registry {
       validateSchemas([...contentTypes.values()], [...components.values()]);
       // listed once: the schemas cannot change any more, and every file delete reads this
       for (const ct of contentTypes.values()) {
-        for (const [name, attr] of Object.entries(ct.attributes)) if (attr.type === 'media') media.push({ uid: ct.uid, attribute: name, attr });
+        for (const [name, attr] of Object.entries(ct.attributes))
+          if (attr.type === 'media') media.push({ uid: ct.uid, attribute: name, attr });
       }
       frozen = true;
     },
@@ -99,7 +101,8 @@ export function createRegistry(): Registry {
       const out: Array<{ uid: string; attribute: string; attr: RelationAttribute }> = [];
       for (const ct of contentTypes.values()) {
         for (const [name, attr] of Object.entries(ct.attributes)) {
-          if (attr.type === 'relation' && attr.target === uid && !attr.mappedBy) out.push({ uid: ct.uid, attribute: name, attr });
+          if (attr.type === 'relation' && attr.target === uid && !attr.mappedBy)
+            out.push({ uid: ct.uid, attribute: name, attr });
         }
       }
       return out;

@@ -36,11 +36,13 @@ const MAX_UNIQUE_BYTES = 2048;
 
 const UID_PATTERN = /^[A-Za-z0-9-_.~]*$/;
 // The WHATWG (HTML form) email rule, also what yup uses.
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DIGITS = /^-?\d+$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
 const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/;
 
 /** Check and normalise one non-null input value for a scalar attribute. */
@@ -53,16 +55,28 @@ export function checkScalar(attr: ScalarAttribute, value: unknown, path: string[
     return { ok: false, issue };
   };
   switch (attr.type) {
-    case 'blocks': return checkBlocks(value, fail);
-    case 'json': return checkJsonValue(value, fail, 'must be a valid JSON');
-    case 'integer': return checkInteger(attr, value, fail, mode);
-    case 'biginteger': return checkBigInteger(attr, value, fail, mode);
-    case 'float': case 'decimal': return checkFloat(attr, value, fail, mode);
-    case 'boolean': return checkBoolean(value, fail);
-    case 'date': return checkDate(value, fail);
-    case 'time': return checkTime(value, fail);
-    case 'datetime': case 'timestamp': return checkDateTime(value, fail);
-    default: return checkString(attr, value, fail, mode);
+    case 'blocks':
+      return checkBlocks(value, fail);
+    case 'json':
+      return checkJsonValue(value, fail, 'must be a valid JSON');
+    case 'integer':
+      return checkInteger(attr, value, fail, mode);
+    case 'biginteger':
+      return checkBigInteger(attr, value, fail, mode);
+    case 'float':
+    case 'decimal':
+      return checkFloat(attr, value, fail, mode);
+    case 'boolean':
+      return checkBoolean(value, fail);
+    case 'date':
+      return checkDate(value, fail);
+    case 'time':
+      return checkTime(value, fail);
+    case 'datetime':
+    case 'timestamp':
+      return checkDateTime(value, fail);
+    default:
+      return checkString(attr, value, fail, mode);
   }
 }
 
@@ -80,7 +94,8 @@ function checkString(attr: ScalarAttribute, value: unknown, fail: Fail, mode?: C
   if (!draft && attr.minLength !== undefined && length < attr.minLength) {
     return fail(`must be at least ${attr.minLength} characters`);
   }
-  if (attr.maxLength !== undefined && length > attr.maxLength) return fail(`must be at most ${attr.maxLength} characters`);
+  if (attr.maxLength !== undefined && length > attr.maxLength)
+    return fail(`must be at most ${attr.maxLength} characters`);
   // bcrypt reads at most 72 bytes: two longer passwords sharing those would be the same password
   if (attr.type === 'password' && Buffer.byteLength(value) > MAX_PASSWORD_BYTES) {
     return fail(`must be at most ${MAX_PASSWORD_BYTES} bytes (UTF-8)`);
@@ -143,7 +158,11 @@ function checkBigInteger(attr: ScalarAttribute, value: unknown, fail: Fail, mode
     const trimmed = value.replace(/^(-?)0+(?=\d)/, '$1');
     // Anything this long is out of range; skip parsing a huge digit string.
     if (trimmed.length > 20) {
-      return fail(trimmed.startsWith('-') ? `must be greater than or equal to ${INT64_MIN}` : `must be less than or equal to ${INT64_MAX}`);
+      return fail(
+        trimmed.startsWith('-')
+          ? `must be greater than or equal to ${INT64_MIN}`
+          : `must be less than or equal to ${INT64_MAX}`,
+      );
     }
     big = BigInt(trimmed);
   } else if (typeof value === 'string' && NUMERIC.test(value)) {
@@ -186,7 +205,7 @@ function checkDateTime(value: unknown, fail: Fail): ScalarCheck {
   let ms: number | undefined;
   if (typeof value === 'number') ms = value;
   else if (typeof value === 'string') {
-    ms = EPOCH_MS.test(value) ? Number(value) : parseDateOnly(value) ?? parseDateTime(value);
+    ms = EPOCH_MS.test(value) ? Number(value) : (parseDateOnly(value) ?? parseDateTime(value));
   }
   const iso = toIso(ms);
   return iso === undefined ? fail('must be a valid date') : { ok: true, value: iso };
@@ -305,7 +324,15 @@ function parseDateTime(value: string): number | undefined {
   return m[9] === '+' ? local - offset : local + offset;
 }
 
-function utc(year: number, month: number, day: number, h: number, min: number, s: number, ms: number): number | undefined {
+function utc(
+  year: number,
+  month: number,
+  day: number,
+  h: number,
+  min: number,
+  s: number,
+  ms: number,
+): number | undefined {
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
   if (days === undefined || day < 1 || day > days) return undefined;

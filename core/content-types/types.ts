@@ -4,16 +4,28 @@
  */
 
 export const SCALAR_TYPES = [
-  'string', 'text', 'richtext', 'blocks', 'enumeration', 'email', 'password', 'uid',
-  'date', 'time', 'datetime', 'timestamp',
-  'integer', 'biginteger', 'float', 'decimal',
-  'boolean', 'json',
+  'string',
+  'text',
+  'richtext',
+  'blocks',
+  'enumeration',
+  'email',
+  'password',
+  'uid',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'json',
 ] as const;
 export type ScalarType = (typeof SCALAR_TYPES)[number];
 
-export const RELATION_KINDS = [
-  'oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay',
-] as const;
+export const RELATION_KINDS = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay'] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
 
 interface BaseAttribute {

@@ -24,8 +24,20 @@ const MAX_TABLE_NAME = 63;
 
 // Keys Vellum (and Strapi's API) put on every entry, plus keys that would reach Object.prototype.
 const RESERVED = new Set([
-  'id', 'documentId', 'document_id', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy',
-  'updatedBy', 'locale', 'localizations', 'status', '__component', '__proto__', 'constructor',
+  'id',
+  'documentId',
+  'document_id',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'createdBy',
+  'updatedBy',
+  'locale',
+  'localizations',
+  'status',
+  '__component',
+  '__proto__',
+  'constructor',
   'prototype',
 ]);
 const SCALARS = new Set<string>(SCALAR_TYPES);
@@ -34,12 +46,27 @@ const KINDS = new Set<string>(RELATION_KINDS);
 const MORPH_KINDS = new Set(['morphToOne', 'morphToMany', 'morphOne', 'morphMany']);
 const NUMBER_TYPES = new Set(['integer', 'biginteger', 'float', 'decimal']);
 // Types whose default is written as a string.
-const STRING_VALUED = new Set(['string', 'text', 'richtext', 'email', 'password', 'uid', 'enumeration', 'date', 'time', 'datetime', 'timestamp']);
+const STRING_VALUED = new Set([
+  'string',
+  'text',
+  'richtext',
+  'email',
+  'password',
+  'uid',
+  'enumeration',
+  'date',
+  'time',
+  'datetime',
+  'timestamp',
+]);
 const NEVER_UNIQUE = new Set(['json', 'blocks', 'password']);
 const MEDIA_TYPES = ['images', 'files', 'videos', 'audios'];
 // The kind the other side must declare; the mapping is its own inverse, so it reads both ways.
 const PAIRED_KIND: Record<string, string> = {
-  oneToOne: 'oneToOne', manyToOne: 'oneToMany', oneToMany: 'manyToOne', manyToMany: 'manyToMany',
+  oneToOne: 'oneToOne',
+  manyToOne: 'oneToMany',
+  oneToMany: 'manyToOne',
+  manyToMany: 'manyToMany',
 };
 
 /** Check every content-type and component; throws a ConfigurationError on the first mistake. */
@@ -62,7 +89,8 @@ function checkContentType(ct: ContentType, registry: Registry): void {
   const { singularName, pluralName } = ct.info as Raw;
   checkKebab(ct, 'singularName', singularName);
   checkKebab(ct, 'pluralName', pluralName);
-  if (singularName === pluralName) fail(ct, `info.singularName and info.pluralName must differ (both "${singularName}")`);
+  if (singularName === pluralName)
+    fail(ct, `info.singularName and info.pluralName must differ (both "${singularName}")`);
   const folder = ct.uid.slice(ct.uid.lastIndexOf('.') + 1);
   if (ct.origin === 'api' && folder !== singularName) {
     fail(ct, `info.singularName "${singularName}" must equal the folder name "${folder}"`);
@@ -87,7 +115,8 @@ function checkComponent(component: Component, registry: Registry): void {
 function checkAttributes(owner: Schema, registry: Registry, inComponent: boolean): void {
   if (!isObject(owner.attributes)) fail(owner, 'attributes must be an object');
   for (const [name, attr] of Object.entries(owner.attributes)) {
-    if (!ATTRIBUTE_NAME.test(name)) failAttr(owner, name, 'has an invalid name (letters, digits and _, not starting with a digit)');
+    if (!ATTRIBUTE_NAME.test(name))
+      failAttr(owner, name, 'has an invalid name (letters, digits and _, not starting with a digit)');
     if (RESERVED.has(name)) failAttr(owner, name, 'uses a reserved name');
     if (!isObject(attr)) failAttr(owner, name, 'must be an object');
     checkAttribute(owner, name, attr as Raw, registry, inComponent);
@@ -96,7 +125,8 @@ function checkAttributes(owner: Schema, registry: Registry, inComponent: boolean
 
 function checkAttribute(owner: Schema, name: string, attr: Raw, registry: Registry, inComponent: boolean): void {
   for (const flag of ['required', 'private', 'unique', 'configurable', 'searchable']) {
-    if (attr[flag] !== undefined && typeof attr[flag] !== 'boolean') failAttr(owner, name, `has "${flag}" that is not a boolean`);
+    if (attr[flag] !== undefined && typeof attr[flag] !== 'boolean')
+      failAttr(owner, name, `has "${flag}" that is not a boolean`);
   }
   const type = attr.type;
   if (typeof type !== 'string') failAttr(owner, name, 'has no type');
@@ -104,20 +134,32 @@ function checkAttribute(owner: Schema, name: string, attr: Raw, registry: Regist
   if (attr.unique === true && (!SCALARS.has(type) || NEVER_UNIQUE.has(type))) {
     failAttr(owner, name, `cannot be unique (type "${type}")`);
   }
-  if (SCALARS.has(type)) return checkScalarAttribute(owner, name, attr, type);
+  if (SCALARS.has(type)) {
+    checkScalarAttribute(owner, name, attr, type);
+    return;
+  }
   switch (type) {
-    case 'relation': return checkRelation(owner, name, attr, registry, inComponent);
-    case 'media': return checkMedia(owner, name, attr);
+    case 'relation':
+      checkRelation(owner, name, attr, registry, inComponent);
+      return;
+    case 'media':
+      checkMedia(owner, name, attr);
+      return;
     case 'component':
       checkComponentUid(owner, name, attr.component, registry);
-      if (attr.repeatable !== undefined && typeof attr.repeatable !== 'boolean') failAttr(owner, name, 'has "repeatable" that is not a boolean');
-      return checkCountBounds(owner, name, attr);
+      if (attr.repeatable !== undefined && typeof attr.repeatable !== 'boolean')
+        failAttr(owner, name, 'has "repeatable" that is not a boolean');
+      checkCountBounds(owner, name, attr);
+      return;
     case 'dynamiczone':
       if (inComponent) failAttr(owner, name, 'is a dynamic zone, which components cannot contain');
-      if (!Array.isArray(attr.components) || attr.components.length === 0) failAttr(owner, name, 'must list at least one component in "components"');
+      if (!Array.isArray(attr.components) || attr.components.length === 0)
+        failAttr(owner, name, 'must list at least one component in "components"');
       for (const uid of attr.components) checkComponentUid(owner, name, uid, registry);
-      if (new Set(attr.components).size !== attr.components.length) failAttr(owner, name, 'lists a component twice in "components"');
-      return checkCountBounds(owner, name, attr);
+      if (new Set(attr.components).size !== attr.components.length)
+        failAttr(owner, name, 'lists a component twice in "components"');
+      checkCountBounds(owner, name, attr);
+      return;
   }
 }
 
@@ -130,11 +172,14 @@ function checkScalarAttribute(owner: Schema, name: string, attr: Raw, type: stri
   if (NUMBER_TYPES.has(type)) {
     const min = numberBound(owner, name, attr, 'min', type);
     const max = numberBound(owner, name, attr, 'max', type);
-    if (min !== undefined && max !== undefined && compare(min, max) > 0) failAttr(owner, name, `has "min" ${min} greater than "max" ${max}`);
+    if (min !== undefined && max !== undefined && compare(min, max) > 0)
+      failAttr(owner, name, `has "min" ${min} greater than "max" ${max}`);
     // defaultFits has made any number-type default a number or a string of digits.
     if (typeof fallback === 'number' || typeof fallback === 'string') {
-      if (min !== undefined && compare(fallback, min) < 0) failAttr(owner, name, `has default ${fallback} below "min" ${min}`);
-      if (max !== undefined && compare(fallback, max) > 0) failAttr(owner, name, `has default ${fallback} above "max" ${max}`);
+      if (min !== undefined && compare(fallback, min) < 0)
+        failAttr(owner, name, `has default ${fallback} below "min" ${min}`);
+      if (max !== undefined && compare(fallback, max) > 0)
+        failAttr(owner, name, `has default ${fallback} above "max" ${max}`);
     }
   }
   const minLength = lengthBound(owner, name, attr, 'minLength');
@@ -154,10 +199,12 @@ function checkScalarAttribute(owner: Schema, name: string, attr: Raw, type: stri
 
 function checkEnum(owner: Schema, name: string, attr: Raw): void {
   const values = attr.enum;
-  if (!Array.isArray(values) || values.length === 0) failAttr(owner, name, 'must list its values in a non-empty "enum" array');
+  if (!Array.isArray(values) || values.length === 0)
+    failAttr(owner, name, 'must list its values in a non-empty "enum" array');
   const seen = new Set<unknown>();
   for (const value of values) {
-    if (typeof value !== 'string' || value === '') failAttr(owner, name, `has enum value ${show(value)}; values must be non-empty strings`);
+    if (typeof value !== 'string' || value === '')
+      failAttr(owner, name, `has enum value ${show(value)}; values must be non-empty strings`);
     if (seen.has(value)) failAttr(owner, name, `lists enum value "${value}" twice`);
     seen.add(value);
   }
@@ -169,41 +216,71 @@ function checkEnum(owner: Schema, name: string, attr: Raw): void {
 function defaultFits(type: string, value: unknown): boolean {
   if (STRING_VALUED.has(type)) return typeof value === 'string';
   switch (type) {
-    case 'integer': return Number.isSafeInteger(value);
-    case 'biginteger': return Number.isSafeInteger(value) || (typeof value === 'string' && DIGITS.test(value));
-    case 'float': case 'decimal': return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'blocks': return Array.isArray(value);
-    default: return true; // json: any JSON value is a valid default
+    case 'integer':
+      return Number.isSafeInteger(value);
+    case 'biginteger':
+      return Number.isSafeInteger(value) || (typeof value === 'string' && DIGITS.test(value));
+    case 'float':
+    case 'decimal':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'blocks':
+      return Array.isArray(value);
+    default:
+      return true; // json: any JSON value is a valid default
   }
 }
 
 function checkRelation(owner: Schema, name: string, attr: Raw, registry: Registry, inComponent: boolean): void {
   const kind = attr.relation;
-  if (typeof kind === 'string' && MORPH_KINDS.has(kind)) failAttr(owner, name, `uses relation "${kind}", which is not supported (no polymorphic relations)`);
+  if (typeof kind === 'string' && MORPH_KINDS.has(kind))
+    failAttr(owner, name, `uses relation "${kind}", which is not supported (no polymorphic relations)`);
   if (typeof kind !== 'string' || !KINDS.has(kind)) failAttr(owner, name, `has unknown relation kind ${show(kind)}`);
   const target = attr.target;
-  if (typeof target !== 'string' || !registry.contentTypes.has(target)) failAttr(owner, name, `targets unknown content-type ${show(target)}`);
+  if (typeof target !== 'string' || !registry.contentTypes.has(target))
+    failAttr(owner, name, `targets unknown content-type ${show(target)}`);
   const { mappedBy, inversedBy } = attr;
   if (mappedBy === undefined && inversedBy === undefined) return;
-  if (inComponent) failAttr(owner, name, 'is a relation in a component, which cannot use mappedBy/inversedBy (component relations are one-directional)');
-  if (kind === 'oneWay' || kind === 'manyWay') failAttr(owner, name, `is ${kind}, which cannot use mappedBy/inversedBy`);
-  if (mappedBy !== undefined && inversedBy !== undefined) failAttr(owner, name, 'cannot have both mappedBy and inversedBy');
-  checkOtherSide(owner, name, attr, inversedBy !== undefined ? 'inversedBy' : 'mappedBy', registry.contentTypes.get(target)!);
+  if (inComponent)
+    failAttr(
+      owner,
+      name,
+      'is a relation in a component, which cannot use mappedBy/inversedBy (component relations are one-directional)',
+    );
+  if (kind === 'oneWay' || kind === 'manyWay')
+    failAttr(owner, name, `is ${kind}, which cannot use mappedBy/inversedBy`);
+  if (mappedBy !== undefined && inversedBy !== undefined)
+    failAttr(owner, name, 'cannot have both mappedBy and inversedBy');
+  checkOtherSide(
+    owner,
+    name,
+    attr,
+    inversedBy !== undefined ? 'inversedBy' : 'mappedBy',
+    registry.contentTypes.get(target)!,
+  );
 }
 
 /** The attribute named by inversedBy/mappedBy must exist, point back here, and have the paired kind. */
-function checkOtherSide(owner: Schema, name: string, attr: Raw, key: 'inversedBy' | 'mappedBy', target: ContentType): void {
+function checkOtherSide(
+  owner: Schema,
+  name: string,
+  attr: Raw,
+  key: 'inversedBy' | 'mappedBy',
+  target: ContentType,
+): void {
   const otherName = attr[key];
   const backKey = key === 'inversedBy' ? 'mappedBy' : 'inversedBy';
-  if (typeof otherName !== 'string' || otherName === '') failAttr(owner, name, `has "${key}" that is not an attribute name`);
+  if (typeof otherName !== 'string' || otherName === '')
+    failAttr(owner, name, `has "${key}" that is not an attribute name`);
   const ref = `${target.uid}.${otherName}`;
   const attrs = isObject(target.attributes) ? target.attributes : {};
   const other = (Object.hasOwn(attrs, otherName) ? attrs[otherName] : undefined) as Raw | undefined;
   if (!isObject(other) || other.type !== 'relation' || other.target !== owner.uid) {
     failAttr(owner, name, `has ${key} "${otherName}", but ${ref} is not a relation to ${owner.uid}`);
   }
-  if (other[backKey] !== name) failAttr(owner, name, `has ${key} "${otherName}", but ${ref} does not have ${backKey} "${name}"`);
+  if (other[backKey] !== name)
+    failAttr(owner, name, `has ${key} "${otherName}", but ${ref} does not have ${backKey} "${name}"`);
   const expected = PAIRED_KIND[attr.relation as string];
   if (other.relation !== expected) {
     failAttr(owner, name, `is ${attr.relation}, so ${ref} must be ${expected} (found ${show(other.relation)})`);
@@ -211,7 +288,8 @@ function checkOtherSide(owner: Schema, name: string, attr: Raw, key: 'inversedBy
 }
 
 function checkMedia(owner: Schema, name: string, attr: Raw): void {
-  if (attr.multiple !== undefined && typeof attr.multiple !== 'boolean') failAttr(owner, name, 'has "multiple" that is not a boolean');
+  if (attr.multiple !== undefined && typeof attr.multiple !== 'boolean')
+    failAttr(owner, name, 'has "multiple" that is not a boolean');
   const allowed = attr.allowedTypes;
   // Strapi writes null for "any type".
   if (allowed === undefined || allowed === null) return;
@@ -221,33 +299,44 @@ function checkMedia(owner: Schema, name: string, attr: Raw): void {
 }
 
 function checkComponentUid(owner: Schema, name: string, uid: unknown, registry: Registry): void {
-  if (typeof uid !== 'string' || !registry.components.has(uid)) failAttr(owner, name, `uses unknown component ${show(uid)}`);
+  if (typeof uid !== 'string' || !registry.components.has(uid))
+    failAttr(owner, name, `uses unknown component ${show(uid)}`);
 }
 
 function checkCountBounds(owner: Schema, name: string, attr: Raw): void {
   for (const key of ['min', 'max']) {
     const v = attr[key];
-    if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0)) failAttr(owner, name, `has "${key}" that is not a non-negative integer`);
+    if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) >= 0))
+      failAttr(owner, name, `has "${key}" that is not a non-negative integer`);
   }
   if (typeof attr.min === 'number' && typeof attr.max === 'number' && attr.min > attr.max) {
     failAttr(owner, name, `has "min" ${attr.min} greater than "max" ${attr.max}`);
   }
 }
 
-function numberBound(owner: Schema, name: string, attr: Raw, key: 'min' | 'max', type: string): number | string | undefined {
+function numberBound(
+  owner: Schema,
+  name: string,
+  attr: Raw,
+  key: 'min' | 'max',
+  type: string,
+): number | string | undefined {
   const v = attr[key];
   if (v === undefined) return undefined;
-  const ok = type === 'biginteger'
-    ? Number.isSafeInteger(v) || (typeof v === 'string' && DIGITS.test(v))
-    : typeof v === 'number' && Number.isFinite(v);
-  if (!ok) failAttr(owner, name, `has "${key}" ${show(v)}, which is not ${type === 'biginteger' ? 'an integer' : 'a number'}`);
+  const ok =
+    type === 'biginteger'
+      ? Number.isSafeInteger(v) || (typeof v === 'string' && DIGITS.test(v))
+      : typeof v === 'number' && Number.isFinite(v);
+  if (!ok)
+    failAttr(owner, name, `has "${key}" ${show(v)}, which is not ${type === 'biginteger' ? 'an integer' : 'a number'}`);
   return v as number | string;
 }
 
 function lengthBound(owner: Schema, name: string, attr: Raw, key: 'minLength' | 'maxLength'): number | undefined {
   const v = attr[key];
   if (v === undefined) return undefined;
-  if (!Number.isSafeInteger(v) || (v as number) < 0) failAttr(owner, name, `has "${key}" that is not a non-negative integer`);
+  if (!Number.isSafeInteger(v) || (v as number) < 0)
+    failAttr(owner, name, `has "${key}" that is not a non-negative integer`);
   return v as number;
 }
 
@@ -283,11 +372,16 @@ function checkNotSelfContaining(root: Component, registry: Registry): void {
   const visit = (uid: string, trail: string[], firstAttr: string | undefined): void => {
     const attrs = registry.components.get(uid)?.attributes ?? {};
     for (const [name, attr] of Object.entries(attrs)) {
-      const children = attr.type === 'component' ? [attr.component] : attr.type === 'dynamiczone' ? attr.components : [];
+      const children =
+        attr.type === 'component' ? [attr.component] : attr.type === 'dynamiczone' ? attr.components : [];
       for (const child of children) {
         const path = [...trail, `${uid}.${name}`];
         if (child === root.uid) {
-          failAttr(root, firstAttr ?? name, `makes component "${root.uid}" contain itself (${[...path, child].join(' -> ')})`);
+          failAttr(
+            root,
+            firstAttr ?? name,
+            `makes component "${root.uid}" contain itself (${[...path, child].join(' -> ')})`,
+          );
         }
         if (seen.has(child)) continue;
         seen.add(child);
@@ -307,7 +401,8 @@ function checkTableName(owner: Schema, value: unknown, required: boolean): void 
   if (value === undefined && !required) return;
   if (typeof value !== 'string' || value === '') fail(owner, 'collectionName is required');
   if (!TABLE_NAME.test(value)) fail(owner, `collectionName "${value}" must match ${TABLE_NAME.source}`);
-  if (value.length > MAX_TABLE_NAME) fail(owner, `collectionName "${value}" is longer than ${MAX_TABLE_NAME} characters`);
+  if (value.length > MAX_TABLE_NAME)
+    fail(owner, `collectionName "${value}" is longer than ${MAX_TABLE_NAME} characters`);
 }
 
 function indexByUid<T extends Schema>(schemas: T[], what: string): Map<string, T> {
@@ -325,7 +420,7 @@ function isObject(value: unknown): value is Raw {
 }
 
 function show(value: unknown): string {
-  return value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  return value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
 }
 
 function where(schema: Schema): string {

@@ -16,15 +16,23 @@ import { inScope, whereLocale, type Row } from './rows.ts';
 import type { Scope } from '../query/scope-sql.ts';
 import { ROW_COLUMNS, type SqlFragment } from '../query/sql.ts';
 import {
-  filesWithout, holds, holdsFile, JSON_NULL, listWithout, setAttribute, withoutRank,
+  filesWithout,
+  holds,
+  holdsFile,
+  JSON_NULL,
+  listWithout,
+  setAttribute,
+  withoutRank,
 } from '../query/jsonb-writes.ts';
 import { toDocument, type Doc } from './serialize.ts';
 import type { Action, DocumentContext, ReadParams, ResultOf, VersionParams } from './types.ts';
 
 export type CoreActions = { [A in Action]: (ctx: DocumentContext<A>) => Promise<ResultOf[A]> };
 
-const scopeOf = (p: { status?: Scope['status']; locale?: string }): Scope => ({ status: p.status ?? 'draft', locale: p.locale ?? null });
-
+const scopeOf = (p: { status?: Scope['status']; locale?: string }): Scope => ({
+  status: p.status ?? 'draft',
+  locale: p.locale ?? null,
+});
 
 /** The locale a call asked for, when it names one (i18n resolves it for every type). */
 const localeParam = (ctx: DocumentContext): string | null => {
@@ -34,7 +42,7 @@ const localeParam = (ctx: DocumentContext): string | null => {
 
 /** Rows of exactly this locale (null: the rows of a type that is not localized). */
 const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilder =>
-  (locale === null ? q.whereNull('locale') : q.where('locale', locale));
+  locale === null ? q.whereNull('locale') : q.where('locale', locale);
 
 /**
  * The row-level implementation of every action: what is left once middleware (draft &
@@ -45,16 +53,28 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
   const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
 
   /** A read (see read.ts) of `params` on the call's content-type. */
-  const request = (ctx: DocumentContext, params: ReadParams): ReadRequest =>
-    ({ db: ctx.db, registry, ct: ctx.contentType, params, scope: scopeOf(params), statementName });
+  const request = (ctx: DocumentContext, params: ReadParams): ReadRequest => ({
+    db: ctx.db,
+    registry,
+    ct: ctx.contentType,
+    params,
+    scope: scopeOf(params),
+    statementName,
+  });
   /** A read, as one statement. */
-  const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) => readDocuments({ ...request(ctx, params), ...more });
+  const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) =>
+    readDocuments({ ...request(ctx, params), ...more });
 
   /** Give new component instances their ids: one statement for all of them. */
   async function assignComponentIds(trx: Knex, fresh: Array<Record<string, unknown>>): Promise<void> {
     if (fresh.length === 0) return;
-    const { rows } = await trx.raw(`SELECT nextval(?) AS id FROM generate_series(1, ?)`, [COMPONENT_ID_SEQUENCE, fresh.length]);
-    fresh.forEach((c, i) => { c.id = Number(rows[i].id); });
+    const { rows } = await trx.raw(`SELECT nextval(?) AS id FROM generate_series(1, ?)`, [
+      COMPONENT_ID_SEQUENCE,
+      fresh.length,
+    ]);
+    fresh.forEach((c, i) => {
+      c.id = Number(rows[i].id);
+    });
   }
 
   /** `data` for another version of its document: the same values in components of its own. */
@@ -66,14 +86,22 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
 
   /** Validate the payload, resolve relations and write one row. */
   async function write(
-    ctx: DocumentContext, documentId: string, input: Record<string, unknown>,
-    target: { row: Row } | { insert: { locale: string | null; publishedAt: 'now' | null; base?: Record<string, unknown> } },
+    ctx: DocumentContext,
+    documentId: string,
+    input: Record<string, unknown>,
+    target:
+      | { row: Row }
+      | { insert: { locale: string | null; publishedAt: 'now' | null; base?: Record<string, unknown> } },
   ): Promise<void> {
     const existing = 'row' in target ? target.row.data : (target.insert.base ?? null);
     // a draft is checked leniently: publishing it checks the rest
     const draft = 'row' in target ? target.row.published_at === null : target.insert.publishedAt === null;
     const prepared = await prepareWrite(
-      registry, ctx.contentType.attributes, input, existing, 'row' in target ? 'update' : 'create',
+      registry,
+      ctx.contentType.attributes,
+      input,
+      existing,
+      'row' in target ? 'update' : 'create',
       { draft },
     );
     const { inverse, owned } = await resolveRelations(ctx.db, registry, prepared.relations, prepared.media);
@@ -101,21 +129,41 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
 
   // rows a write changes but keeps take NO KEY UPDATE: it does not wait for (nor block) a write
   // that only holds them as a relation target (relations.ts's KEY SHARE); a delete takes UPDATE
-  const rowsOf = (ctx: DocumentContext, documentId: string, locale: string | undefined, published: boolean): Promise<Row[]> =>
-    inScope(table(ctx).select(ROW_COLUMNS).where('document_id', documentId), ctx.contentType, { status: published ? 'published' : 'draft', locale })
-      .orderBy('id').forNoKeyUpdate();
+  const rowsOf = (
+    ctx: DocumentContext,
+    documentId: string,
+    locale: string | undefined,
+    published: boolean,
+  ): Promise<Row[]> =>
+    inScope(table(ctx).select(ROW_COLUMNS).where('document_id', documentId), ctx.contentType, {
+      status: published ? 'published' : 'draft',
+      locale,
+    })
+      .orderBy('id')
+      .forNoKeyUpdate();
 
   function requireDraftAndPublish(ctx: DocumentContext): void {
-    if (!ctx.contentType.options.draftAndPublish) throw applicationError(`Draft & publish is not enabled for ${ctx.uid}`);
+    if (!ctx.contentType.options.draftAndPublish)
+      throw applicationError(`Draft & publish is not enabled for ${ctx.uid}`);
   }
 
   /** The document after a version change, in the version the action leaves in front. */
-  const after = (ctx: DocumentContext, p: VersionParams, status: Scope['status'], locale: string | null): Promise<Doc | null> =>
+  const after = (
+    ctx: DocumentContext,
+    p: VersionParams,
+    status: Scope['status'],
+    locale: string | null,
+  ): Promise<Doc | null> =>
     core.findOne({
-      ...ctx, action: 'findOne',
+      ...ctx,
+      action: 'findOne',
       params: {
-        documentId: p.documentId, status, locale: locale ?? undefined,
-        populate: p.populate, fields: p.fields, raw: p.raw,
+        documentId: p.documentId,
+        status,
+        locale: locale ?? undefined,
+        populate: p.populate,
+        fields: p.fields,
+        raw: p.raw,
       },
     });
 
@@ -126,7 +174,12 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     },
     async findPage(ctx) {
       const pg = ctx.params.pagination;
-      const { docs, total, json } = await read(ctx, ctx.params, { offset: pg?.start, limit: pg?.limit, count: pg?.withCount !== false, json: ctx.params.json === true });
+      const { docs, total, json } = await read(ctx, ctx.params, {
+        offset: pg?.start,
+        limit: pg?.limit,
+        count: pg?.withCount !== false,
+        json: ctx.params.json === true,
+      });
       return json === undefined ? { results: docs, total } : { results: [], total, json };
     },
     async findFirst(ctx) {
@@ -144,8 +197,14 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       const documentId = p.documentId ?? createId();
       const status = ctx.contentType.options.draftAndPublish ? (p.status ?? 'draft') : 'published';
       const locale = isLocalized(ctx.contentType) && p.locale && p.locale !== '*' ? p.locale : null;
-      await write(ctx, documentId, p.data, { insert: { locale, publishedAt: status === 'draft' ? null : 'now', base: p.base } });
-      return (await core.findOne({ ...ctx, action: 'findOne', params: { ...p, documentId, status, locale: locale ?? undefined } }))!;
+      await write(ctx, documentId, p.data, {
+        insert: { locale, publishedAt: status === 'draft' ? null : 'now', base: p.base },
+      });
+      return (await core.findOne({
+        ...ctx,
+        action: 'findOne',
+        params: { ...p, documentId, status, locale: locale ?? undefined },
+      }))!;
     },
     async update(ctx) {
       const { documentId } = ctx.params;
@@ -153,7 +212,11 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       const existing = (await inScope(q, ctx.contentType, scopeOf(ctx.params))) as Row | undefined;
       if (!existing) return null;
       await write(ctx, documentId, ctx.params.data, { row: existing });
-      return core.findOne({ ...ctx, action: 'findOne', params: { ...ctx.params, documentId, locale: existing.locale ?? undefined } });
+      return core.findOne({
+        ...ctx,
+        action: 'findOne',
+        params: { ...ctx.params, documentId, locale: existing.locale ?? undefined },
+      });
     },
     async delete(ctx) {
       const { documentId } = ctx.params;
@@ -173,12 +236,21 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
         // a draft was written leniently: it becomes published only if it passes every rule
         await checkPublishable(ctx.db, registry, ctx.contentType, p.documentId, draft.locale, draft.data);
         // the published version is a fresh row (its own id, and components of its own), as in Strapi 5
-        await ofLocale(table(ctx).where('document_id', p.documentId), draft.locale).whereNotNull('published_at').delete();
-        await table(ctx).insert({
-          document_id: p.documentId, locale: draft.locale, published_at: ctx.db.fn.now(),
-          data: await versionCopy(ctx, draft.data),
-          created_at: draft.created_at, updated_at: draft.updated_at,
-        }).catch((err: unknown) => { throw uniqueViolation(err, ctx.contentType, draft.data) ?? err; });
+        await ofLocale(table(ctx).where('document_id', p.documentId), draft.locale)
+          .whereNotNull('published_at')
+          .delete();
+        await table(ctx)
+          .insert({
+            document_id: p.documentId,
+            locale: draft.locale,
+            published_at: ctx.db.fn.now(),
+            data: await versionCopy(ctx, draft.data),
+            created_at: draft.created_at,
+            updated_at: draft.updated_at,
+          })
+          .catch((err: unknown) => {
+            throw uniqueViolation(err, ctx.contentType, draft.data) ?? err;
+          });
       }
       return after(ctx, p, 'published', drafts[0].locale);
     },
@@ -187,7 +259,11 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       const p = ctx.params;
       const drafts = await rowsOf(ctx, p.documentId, p.locale, false);
       if (drafts.length === 0) return null;
-      await whereLocale(table(ctx).where('document_id', p.documentId).whereNotNull('published_at'), ctx.contentType, p.locale).delete();
+      await whereLocale(
+        table(ctx).where('document_id', p.documentId).whereNotNull('published_at'),
+        ctx.contentType,
+        p.locale,
+      ).delete();
       return after(ctx, p, 'draft', drafts[0].locale);
     },
     async discardDraft(ctx) {
@@ -200,7 +276,8 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
         throw applicationError('The document has no published version to restore the draft from');
       }
       for (const row of published) {
-        await ofLocale(table(ctx).where('document_id', p.documentId), row.locale).whereNull('published_at')
+        await ofLocale(table(ctx).where('document_id', p.documentId), row.locale)
+          .whereNull('published_at')
           .update({ data: await versionCopy(ctx, row.data), updated_at: ctx.db.fn.now() });
       }
       return after(ctx, p, 'draft', published[0].locale);
@@ -216,10 +293,19 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
  * attributes that held it.
  */
 async function forgetDocument(
-  db: Knex, registry: Registry, uid: string, documentId: string, rows: Row[],
+  db: Knex,
+  registry: Registry,
+  uid: string,
+  documentId: string,
+  rows: Row[],
 ): Promise<void> {
   // media hold row ids, not documentIds: those rows are gone whatever other locales remain
-  if (uid === FILE_UID) await forgetFiles(db, registry, rows.map((r) => Number(r.id)));
+  if (uid === FILE_UID)
+    await forgetFiles(
+      db,
+      registry,
+      rows.map((r) => Number(r.id)),
+    );
   const stillThere = await db(registry.contentType(uid).collectionName).first('id').where('document_id', documentId);
   if (stillThere) return; // other locales of the document remain
   for (const ref of registry.relationsTo(uid)) {
@@ -227,7 +313,8 @@ async function forgetDocument(
     const held = holds(ref.attribute, documentId, toMany);
     const value = toMany ? listWithout(ref.attribute, documentId) : JSON_NULL;
     const write = withoutRank(setAttribute(ref.attribute, value), ref.attribute, documentId);
-    await db(registry.contentType(ref.uid).collectionName).whereRaw(held.sql, held.bindings)
+    await db(registry.contentType(ref.uid).collectionName)
+      .whereRaw(held.sql, held.bindings)
       .update({ data: raw(db, write) });
   }
 }

@@ -9,7 +9,9 @@ import { isPlainObject } from '../config/merge.ts';
  * be given ids from the sequence; their documentIds stay, as a document's do across versions.
  */
 export function copyComponents(
-  registry: Registry, attributes: Attributes, data: Record<string, unknown>,
+  registry: Registry,
+  attributes: Attributes,
+  data: Record<string, unknown>,
 ): { data: Record<string, unknown>; fresh: Array<Record<string, unknown>> } {
   const fresh: Array<Record<string, unknown>> = [];
   const copyInstance = (uid: string, value: unknown): unknown => {
@@ -29,7 +31,8 @@ export function copyComponents(
         out[name] = copyInstance(attr.component, v);
       } else if (attr.type === 'dynamiczone' && Array.isArray(v)) {
         out[name] = v.map((i) =>
-          (isPlainObject(i) && typeof i.__component === 'string' ? copyInstance(i.__component, i) : i));
+          isPlainObject(i) && typeof i.__component === 'string' ? copyInstance(i.__component, i) : i,
+        );
       }
     }
     return out;

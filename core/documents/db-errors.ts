@@ -3,13 +3,23 @@ import type { ContentType } from '../content-types/types.ts';
 import { singleTypeIndexName, uniqueIndexName } from '../../database/sync.ts';
 import { UNIQUE_MESSAGE } from './issues.ts';
 
-interface PgError { code?: string; constraint?: string }
+interface PgError {
+  code?: string;
+  constraint?: string;
+}
 
 // The server cannot be reached, is going away or not accepting sessions yet (a restart), or the
 // connection broke: class 08, admin/crash shutdown, cannot_connect_now, too many connections.
 const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
 const UNAVAILABLE_ERRNO = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
 ]);
 // what pg throws, without a code, for a connection that broke under a query or before it
 const BROKEN_CONNECTION = /Connection terminated|is not queryable/;
@@ -88,7 +98,9 @@ export function databaseUnavailable(err: unknown): AppError | null {
   if (code === '57014') {
     return serviceUnavailable('The request took too long and was cancelled', { code: 'STATEMENT_TIMEOUT', cause: err });
   }
-  const down = (typeof code === 'string' && (UNAVAILABLE_ERRNO.has(code) || UNAVAILABLE_SQLSTATE.test(code)))
-    || err.name === 'KnexTimeoutError' || BROKEN_CONNECTION.test(err.message);
+  const down =
+    (typeof code === 'string' && (UNAVAILABLE_ERRNO.has(code) || UNAVAILABLE_SQLSTATE.test(code))) ||
+    err.name === 'KnexTimeoutError' ||
+    BROKEN_CONNECTION.test(err.message);
   return down ? serviceUnavailable('The database is unavailable; try again shortly', { cause: err }) : null;
 }

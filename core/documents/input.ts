@@ -4,7 +4,13 @@ import { applicationError, fieldErrors, invalidKey, type FieldIssue } from '../e
 import { isPlainObject } from '../config/merge.ts';
 import type { Registry } from '../content-types/registry.ts';
 import type {
-  Attribute, Attributes, ComponentAttribute, DynamicZoneAttribute, MediaAttribute, RelationAttribute, ScalarAttribute,
+  Attribute,
+  Attributes,
+  ComponentAttribute,
+  DynamicZoneAttribute,
+  MediaAttribute,
+  RelationAttribute,
+  ScalarAttribute,
 } from '../content-types/types.ts';
 import { isScalar, isToMany } from '../content-types/types.ts';
 import { checkScalar } from '../content-types/scalars.ts';
@@ -93,8 +99,14 @@ export async function prepareWrite(
   options: WriteOptions = {},
 ): Promise<PreparedWrite> {
   const walk: Walk = {
-    registry, issues: [], hashes: [], out: { data: {}, relations: [], media: [], newComponents: [] },
-    draft: options.draft === true, update: mode === 'update', foreign: null, lists: [],
+    registry,
+    issues: [],
+    hashes: [],
+    out: { data: {}, relations: [], media: [], newComponents: [] },
+    draft: options.draft === true,
+    update: mode === 'update',
+    foreign: null,
+    lists: [],
   };
   walk.out.data = walkObject(walk, attributes, input, existing, [], new Set(), mode === 'create');
   await Promise.all(walk.hashes);
@@ -174,20 +186,31 @@ function writeAttribute(
     return;
   }
   if (value === null || value === undefined) {
-    const list = attr.type === 'dynamiczone' || (attr.type === 'component' && attr.repeatable)
-      || (attr.type === 'media' && attr.multiple);
+    const list =
+      attr.type === 'dynamiczone' ||
+      (attr.type === 'component' && attr.repeatable) ||
+      (attr.type === 'media' && attr.multiple);
     if (attr.required && !walk.draft) walk.issues.push(requiredIssue(path, attr));
     else out[name] = list ? [] : null;
     return;
   }
-  if (isScalar(attr)) return writeScalar(walk, attr, value, path, out, name);
-  if (attr.type === 'media') return writeMedia(walk, attr, value, path, out, name);
-  const place: Place = { name, strictIds, used: new Set() };
-  if (attr.type === 'component') return writeComponent(walk, attr, value, path, out, current, place);
-  return writeDynamicZone(walk, attr as DynamicZoneAttribute, value, path, out, current, place);
+  if (isScalar(attr)) writeScalar(walk, attr, value, path, out, name);
+  else if (attr.type === 'media') writeMedia(walk, attr, value, path, out, name);
+  else {
+    const place: Place = { name, strictIds, used: new Set() };
+    if (attr.type === 'component') writeComponent(walk, attr, value, path, out, current, place);
+    else writeDynamicZone(walk, attr as DynamicZoneAttribute, value, path, out, current, place);
+  }
 }
 
-function writeScalar(walk: Walk, attr: ScalarAttribute, value: unknown, path: string[], out: Record<string, unknown>, name: string): void {
+function writeScalar(
+  walk: Walk,
+  attr: ScalarAttribute,
+  value: unknown,
+  path: string[],
+  out: Record<string, unknown>,
+  name: string,
+): void {
   const checked = checkScalar(attr, value, path, walk.draft ? 'draft' : 'published');
   if (!checked.ok) {
     walk.issues.push(checked.issue);
@@ -195,11 +218,22 @@ function writeScalar(walk: Walk, attr: ScalarAttribute, value: unknown, path: st
   }
   out[name] = checked.value;
   if (attr.type === 'password') {
-    walk.hashes.push(bcrypt.hash(String(checked.value), BCRYPT_ROUNDS).then((hash) => { out[name] = hash; }));
+    walk.hashes.push(
+      bcrypt.hash(String(checked.value), BCRYPT_ROUNDS).then((hash) => {
+        out[name] = hash;
+      }),
+    );
   }
 }
 
-function writeMedia(walk: Walk, attr: MediaAttribute, value: unknown, path: string[], out: Record<string, unknown>, name: string): void {
+function writeMedia(
+  walk: Walk,
+  attr: MediaAttribute,
+  value: unknown,
+  path: string[],
+  out: Record<string, unknown>,
+  name: string,
+): void {
   const items = attr.multiple ? value : [value];
   if (!Array.isArray(items)) {
     walk.issues.push(issue(path, 'must be an array of file ids', value));
@@ -221,8 +255,11 @@ function writeMedia(walk: Walk, attr: MediaAttribute, value: unknown, path: stri
 
 /** A list's item count against its bounds (never a draft's); its value is rendered at the end. */
 function checkCount(
-  walk: Walk, attr: { min?: number; max?: number; required?: boolean },
-  items: unknown[], path: string[], uid: string | null,
+  walk: Walk,
+  attr: { min?: number; max?: number; required?: boolean },
+  items: unknown[],
+  path: string[],
+  uid: string | null,
 ): void {
   if (walk.draft) return;
   const found = countIssue(attr, items.length, path, items);
@@ -232,8 +269,13 @@ function checkCount(
 }
 
 function writeComponent(
-  walk: Walk, attr: ComponentAttribute, value: unknown, path: string[], out: Record<string, unknown>,
-  current: unknown, place: Place,
+  walk: Walk,
+  attr: ComponentAttribute,
+  value: unknown,
+  path: string[],
+  out: Record<string, unknown>,
+  current: unknown,
+  place: Place,
 ): void {
   const schema = walk.registry.component(attr.component);
   if (attr.repeatable) {
@@ -243,7 +285,8 @@ function writeComponent(
     }
     const previous = Array.isArray(current) ? (current as Array<Record<string, unknown>>) : [];
     const items = value.map((item, i) =>
-      instance(walk, schema.attributes, item, [...path, String(i)], previous, place));
+      instance(walk, schema.attributes, item, [...path, String(i)], previous, place),
+    );
     out[place.name] = items;
     // Strapi reports the items' problems before the count's
     checkCount(walk, attr, items, path, attr.component);
@@ -254,8 +297,13 @@ function writeComponent(
 }
 
 function writeDynamicZone(
-  walk: Walk, attr: DynamicZoneAttribute, value: unknown, path: string[], out: Record<string, unknown>,
-  current: unknown, place: Place,
+  walk: Walk,
+  attr: DynamicZoneAttribute,
+  value: unknown,
+  path: string[],
+  out: Record<string, unknown>,
+  current: unknown,
+  place: Place,
 ): void {
   if (!Array.isArray(value)) {
     walk.issues.push(issue(path, 'must be a `array` type', value));
@@ -266,7 +314,13 @@ function writeDynamicZone(
     const at = [...path, String(i)];
     const uid = isPlainObject(item) ? item.__component : undefined;
     if (typeof uid !== 'string' || !attr.components.includes(uid)) {
-      walk.issues.push(issue([...at, '__component'], `must be one of the following values: ${attr.components.join(', ')}`, uid ?? null));
+      walk.issues.push(
+        issue(
+          [...at, '__component'],
+          `must be one of the following values: ${attr.components.join(', ')}`,
+          uid ?? null,
+        ),
+      );
       return null;
     }
     const schema = walk.registry.component(uid);

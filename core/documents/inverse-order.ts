@@ -51,7 +51,11 @@ function ranksOf(data: Record<string, unknown>, name: string): Record<string, nu
  * that locale), the targets it lost forget its rank; targets it kept keep theirs.
  */
 export async function rankOwner(
-  db: Knex, registry: Registry, ownerUid: string, locale: string | null, data: Record<string, unknown>,
+  db: Knex,
+  registry: Registry,
+  ownerUid: string,
+  locale: string | null,
+  data: Record<string, unknown>,
   changes: OwnedChange[],
 ): Promise<void> {
   const owners = registry.contentType(ownerUid);
@@ -64,12 +68,12 @@ export async function rankOwner(
       const local = isLocalized(owners) && locale !== null && locale !== '*';
       // a to-many owner holds an array of ids, a to-one owner (manyToOne) the id itself
       const held = isToMany(attr) ? 'jsonb_build_array(g.id)' : 'to_jsonb(g.id)';
-      const { rows } = await db.raw(
+      const { rows } = (await db.raw(
         `SELECT g.id, (SELECT max((o.data -> ? -> ? ->> g.id)::float8) FROM ?? o
            WHERE o.data @> jsonb_build_object(?::text, ${held})${local ? ' AND o.locale = ?' : ''}) AS rank
          FROM unnest(?::text[]) g(id)`,
         [ORDER_KEY, name, owners.collectionName, name, ...(local ? [locale] : []), gained],
-      ) as { rows: Array<{ id: string; rank: number | null }> };
+      )) as { rows: Array<{ id: string; rank: number | null }> };
       for (const { id, rank } of rows) ranks[id] = (rank ?? 0) + 1;
     }
     const all = isPlainObject(data[ORDER_KEY]) ? (data[ORDER_KEY] as Record<string, unknown>) : {};
@@ -82,14 +86,20 @@ export async function rankOwner(
  * order (rank, then age), with the rank each has (null: none yet).
  */
 export async function rankedOwners(
-  db: Knex, registry: Registry, ownerUid: string, attribute: string, toMany: boolean, documentId: string,
+  db: Knex,
+  registry: Registry,
+  ownerUid: string,
+  attribute: string,
+  toMany: boolean,
+  documentId: string,
   locale: string | null,
 ): Promise<Array<{ id: string; rank: number | null }>> {
   const ct = registry.contentType(ownerUid);
   const held = holds(attribute, documentId, toMany);
   const rows: Array<{ document_id: string; rank: number | null }> = await whereLocale(db(ct.collectionName), ct, locale)
     .select('document_id', db.raw(`max((data -> ? -> ? ->> ?)::float8) AS rank`, [ORDER_KEY, attribute, documentId]))
-    .whereRaw(held.sql, held.bindings).groupBy('document_id')
+    .whereRaw(held.sql, held.bindings)
+    .groupBy('document_id')
     .orderByRaw('rank NULLS FIRST, min(id)');
   return rows.map((r) => ({ id: r.document_id, rank: r.rank }));
 }
@@ -99,8 +109,14 @@ export async function rankedOwners(
  * 1, 2, … in `documentId`'s list; only the rows whose rank changes are written (one statement).
  */
 export async function renumberOwners(
-  db: Knex, registry: Registry, ownerUid: string, attribute: string, documentId: string, locale: string | null,
-  next: string[], ranks: ReadonlyMap<string, number | null>,
+  db: Knex,
+  registry: Registry,
+  ownerUid: string,
+  attribute: string,
+  documentId: string,
+  locale: string | null,
+  next: string[],
+  ranks: ReadonlyMap<string, number | null>,
 ): Promise<void> {
   const moved = next.map((id, i) => ({ id, rank: i + 1 })).filter((o) => ranks.get(o.id) !== o.rank);
   if (moved.length === 0) return;

@@ -26,12 +26,17 @@ export const requiredIssue = (path: string[], attr: Attribute): FieldIssue => ({
 
 /** A required attribute a new document or instance is created without (no `value`: none was sent). */
 export const undefinedIssue = (path: string[]): FieldIssue => ({
-  path, message: `${fieldLabel(path)} must be defined.`, name: 'ValidationError',
+  path,
+  message: `${fieldLabel(path)} must be defined.`,
+  name: 'ValidationError',
 });
 
 /** Any other problem of the value at `path`. */
 export const issue = (path: string[], message: string, value: unknown): FieldIssue => ({
-  path, message: `${fieldLabel(path)} ${message}`, name: 'ValidationError', value,
+  path,
+  message: `${fieldLabel(path)} ${message}`,
+  name: 'ValidationError',
+  value,
 });
 
 /**
@@ -39,7 +44,10 @@ export const issue = (path: string[], message: string, value: unknown): FieldIss
  * Strapi, `min` binds only a required attribute or a list that is not empty.
  */
 export function countIssue(
-  attr: { min?: number; max?: number; required?: boolean }, n: number, path: string[], value: unknown,
+  attr: { min?: number; max?: number; required?: boolean },
+  n: number,
+  path: string[],
+  value: unknown,
 ): FieldIssue | null {
   if (attr.min !== undefined && (attr.required || n > 0) && n < attr.min) {
     return issue(path, `field must have at least ${attr.min} items`, value);

@@ -16,8 +16,12 @@ import { uniqueExpression } from '../../database/sync.ts';
 
 /** Refuse to publish `data` (a draft of `documentId` in `locale`) unless it passes every rule. */
 export async function checkPublishable(
-  db: Knex, registry: Registry, ct: ContentType,
-  documentId: string, locale: string | null, data: Record<string, unknown>,
+  db: Knex,
+  registry: Registry,
+  ct: ContentType,
+  documentId: string,
+  locale: string | null,
+  data: Record<string, unknown>,
 ): Promise<void> {
   const issues: FieldIssue[] = [];
   checkObject(registry, ct.attributes, data, [], issues);
@@ -33,7 +37,11 @@ export async function checkPublishable(
 }
 
 function checkObject(
-  registry: Registry, attributes: Attributes, data: Record<string, unknown>, path: string[], issues: FieldIssue[],
+  registry: Registry,
+  attributes: Attributes,
+  data: Record<string, unknown>,
+  path: string[],
+  issues: FieldIssue[],
 ): void {
   for (const [name, attr] of Object.entries(attributes)) {
     const value = data[name];
@@ -63,8 +71,12 @@ function checkObject(
 
 /** Each item (its own component's rules), then the count, in Strapi's order. */
 function checkList(
-  registry: Registry, attr: { min?: number; max?: number; required?: boolean },
-  items: unknown[], path: string[], issues: FieldIssue[], uid: string | null,
+  registry: Registry,
+  attr: { min?: number; max?: number; required?: boolean },
+  items: unknown[],
+  path: string[],
+  issues: FieldIssue[],
+  uid: string | null,
 ): void {
   items.forEach((item, i) => {
     const of = uid ?? (isPlainObject(item) && typeof item.__component === 'string' ? item.__component : null);
@@ -81,20 +93,33 @@ function checkList(
  * unique indexes, which stay the guard against a concurrent publish.
  */
 async function takenUniqueValues(
-  db: Knex, ct: ContentType, documentId: string, locale: string | null, data: Record<string, unknown>,
+  db: Knex,
+  ct: ContentType,
+  documentId: string,
+  locale: string | null,
+  data: Record<string, unknown>,
 ): Promise<string[]> {
   const names = Object.entries(ct.attributes)
     // a json value is left to the index: its text in PostgreSQL is not JSON.stringify's
-    .filter(([name, attr]) => isScalar(attr) && attr.unique && data[name] !== null && data[name] !== undefined
-      && data[name] !== '' && typeof data[name] !== 'object')
+    .filter(
+      ([name, attr]) =>
+        isScalar(attr) &&
+        attr.unique &&
+        data[name] !== null &&
+        data[name] !== undefined &&
+        data[name] !== '' &&
+        typeof data[name] !== 'object',
+    )
     .map(([name]) => name);
   if (names.length === 0) return [];
   // the index's own expression and predicate, so the lookup is an index probe
-  const checks = names.map((name) => db.raw(
-    `EXISTS (SELECT 1 FROM ?? WHERE published_at IS NOT NULL AND coalesce(locale, '') = ? AND document_id <> ?
+  const checks = names.map((name) =>
+    db.raw(
+      `EXISTS (SELECT 1 FROM ?? WHERE published_at IS NOT NULL AND coalesce(locale, '') = ? AND document_id <> ?
       AND ${uniqueExpression(name)} = ?) AS ??`,
-    [ct.collectionName, locale ?? '', documentId, String(data[name]), name],
-  ));
+      [ct.collectionName, locale ?? '', documentId, String(data[name]), name],
+    ),
+  );
   const row = (await db.select(checks).first()) as Record<string, boolean>;
   return names.filter((name) => row[name]);
 }

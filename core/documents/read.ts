@@ -62,7 +62,8 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // A filtered (or searched) list with a total: the matching ids once (a CTE), counted and cut
   // into the page, rather than the filter evaluated twice (for the page and for the count).
   const once = req.count === true && (req.params.filters !== undefined || req.params.search !== undefined);
-  if (once) ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
+  if (once)
+    ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
   const columns = ROW_COLUMNS.map((c) => `r0.${c}`);
   const ordered = once
     ? req.db({ r0: req.ct.collectionName }).whereRaw(`r0.id IN (SELECT id FROM ${MATCH})`).select(columns)
@@ -87,7 +88,11 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
     // the ordered page feeds json_agg in its order
     from = frag(`(${rows.sql})`, rows.bindings);
   }
-  const count = !req.count ? null : once ? frag(`SELECT count(*) FROM ${MATCH}`) : frag('?', [matching(req, 'c').count('*') as unknown as Knex.Value]);
+  const count = !req.count
+    ? null
+    : once
+      ? frag(`SELECT count(*) FROM ${MATCH}`)
+      : frag('?', [matching(req, 'c').count('*') as unknown as Knex.Value]);
   // as text, pg hands the string over as it came; as json, it would parse it
   const asText = req.json ? '::text' : '';
   const query = req.db.raw(
@@ -100,7 +105,9 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const run = req.db.raw(compiled.sql, compiled.bindings as Knex.Value[]);
   const name = req.statementName?.(compiled.sql);
   if (name) run.options({ name });
-  const { rows: [row] } = (await run) as { rows: Array<{ data: Doc[] | string; total?: number | string }> };
+  const {
+    rows: [row],
+  } = (await run) as { rows: Array<{ data: Doc[] | string; total?: number | string }> };
   const total = req.count ? Number(row.total) : null;
   return typeof row.data === 'string' ? { docs: [], total, json: row.data } : { docs: row.data, total };
 }

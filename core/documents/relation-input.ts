@@ -56,9 +56,11 @@ export function parseRelationInput(value: unknown, path: string[]): { input: Rel
     const refs = parseList(value, path, false);
     return 'issue' in refs ? refs : { input: { kind: 'set', refs } };
   }
-  if (!isPlainObject(value)) return fail(path, 'must be a documentId, an array of documentIds or {connect, disconnect, set}', value);
+  if (!isPlainObject(value))
+    return fail(path, 'must be a documentId, an array of documentIds or {connect, disconnect, set}', value);
   for (const key of Object.keys(value)) {
-    if (key !== 'connect' && key !== 'disconnect' && key !== 'set') return fail(path, `has an unknown key ${key}`, value);
+    if (key !== 'connect' && key !== 'disconnect' && key !== 'set')
+      return fail(path, `has an unknown key ${key}`, value);
   }
   if (value.set !== undefined) {
     if (value.connect !== undefined || value.disconnect !== undefined) {
@@ -69,7 +71,8 @@ export function parseRelationInput(value: unknown, path: string[]): { input: Rel
   }
   const connect = value.connect === undefined || value.connect === null ? [] : parseList(value.connect, path, true);
   if ('issue' in connect) return connect;
-  const disconnect = value.disconnect === undefined || value.disconnect === null ? [] : parseList(value.disconnect, path, false);
+  const disconnect =
+    value.disconnect === undefined || value.disconnect === null ? [] : parseList(value.disconnect, path, false);
   if ('issue' in disconnect) return disconnect;
   const seen = new Set<string>();
   for (const ref of connect) {
@@ -102,7 +105,8 @@ function orderConnect(connect: RelationRef[], list: string[]): RelationRef[] | s
     if (!pending.has(ref.documentId)) return undefined; // placed already
     const anchor = anchorOf(ref.position);
     if (anchor !== undefined && !present.has(anchor) && pending.has(anchor)) {
-      if (visiting.has(anchor)) return `cannot place ${ref.documentId} relative to ${anchor}, which is placed relative to it`;
+      if (visiting.has(anchor))
+        return `cannot place ${ref.documentId} relative to ${anchor}, which is placed relative to it`;
       visiting.add(ref.documentId);
       const error = visit(pending.get(anchor)!);
       if (error) return error;

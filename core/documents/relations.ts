@@ -8,7 +8,15 @@ import type { PendingMedia, PendingRelation } from './input.ts';
 import { applyRelationInput, applyToOneInput, referencedIds, type RelationInput } from './relation-input.ts';
 import { keepsInverseOrder, rankedOwners, renumberOwners, type OwnedChange } from './inverse-order.ts';
 import {
-  documentIdValue, holds, holdsAny, JSON_NULL, lacks, listWith, listWithout, setAttribute, withoutRank,
+  documentIdValue,
+  holds,
+  holdsAny,
+  JSON_NULL,
+  lacks,
+  listWith,
+  listWithout,
+  setAttribute,
+  withoutRank,
 } from '../query/jsonb-writes.ts';
 import type { SqlFragment } from '../query/sql.ts';
 
@@ -31,8 +39,12 @@ const sameLocale = (q: Knex.QueryBuilder, registry: Registry, uid: string, local
 /** A fragment as a knex raw value, for an update's `data`. */
 const raw = (db: Knex, f: SqlFragment): Knex.Raw => db.raw(f.sql, f.bindings);
 
-const positionIssue = (path: string[], message: string): FieldIssue =>
-  ({ path, message: `${path.join('.')} ${message}`, name: 'ValidationError', value: null });
+const positionIssue = (path: string[], message: string): FieldIssue => ({
+  path,
+  message: `${path.join('.')} ${message}`,
+  name: 'ValidationError',
+  value: null,
+});
 
 /** What a write's relations leave to do once its row is written. */
 export interface ResolvedRelations {
@@ -58,7 +70,7 @@ export async function resolveRelations(
   const wanted = new Map<string, Set<string>>();
   for (const r of relations) {
     const set = wanted.get(r.attr.target) ?? new Set<string>();
-    referencedIds(r.input).forEach((id) => set.add(id));
+    for (const id of referencedIds(r.input)) set.add(id);
     wanted.set(r.attr.target, set);
   }
   const found = new Map<string, Set<string>>();
@@ -68,7 +80,10 @@ export async function resolveRelations(
     // removes the new reference), or went first and the target is not found; an edit of the
     // target (NO KEY UPDATE) does not wait. Ordered by id, as every locker of several rows.
     const rows = await db(registry.contentType(uid).collectionName)
-      .select('document_id').whereIn('document_id', [...ids]).orderBy('id').forKeyShare();
+      .select('document_id')
+      .whereIn('document_id', [...ids])
+      .orderBy('id')
+      .forKeyShare();
     found.set(uid, new Set(rows.map((r: { document_id: string }) => r.document_id)));
   }
 
@@ -77,7 +92,12 @@ export async function resolveRelations(
   for (const r of relations) {
     const missing = referencedIds(r.input).filter((id) => !found.get(r.attr.target)?.has(id));
     if (missing.length > 0) {
-      issues.push({ path: r.path, message: `Document with id "${missing[0]}", locale "null" not found`, name: 'ValidationError', value: missing[0] });
+      issues.push({
+        path: r.path,
+        message: `Document with id "${missing[0]}", locale "null" not found`,
+        name: 'ValidationError',
+        value: missing[0],
+      });
       continue;
     }
     if (r.attr.mappedBy) {
@@ -101,17 +121,27 @@ export async function resolveRelations(
   if (media.length > 0) {
     const ids = [...new Set(media.flatMap((m) => m.ids))];
     const files = registry.hasContentType(FILE_UID) ? registry.contentType(FILE_UID).collectionName : null;
-    const rows: Array<{ id: number; mime: string | null }> = files && ids.length
-      ? await db(files).select('id', db.raw(`data ->> 'mime' AS mime`)).whereIn('id', ids).orderBy('id').forKeyShare()
-      : [];
+    const rows: Array<{ id: number; mime: string | null }> =
+      files && ids.length
+        ? await db(files).select('id', db.raw(`data ->> 'mime' AS mime`)).whereIn('id', ids).orderBy('id').forKeyShare()
+        : [];
     const mimeOf = new Map(rows.map((r) => [r.id, r.mime ?? '']));
     for (const m of media) {
       const missing = m.ids.find((id) => !mimeOf.has(id));
       if (missing !== undefined) {
-        issues.push({ path: m.path, message: `File with id "${missing}" not found`, name: 'ValidationError', value: missing });
+        issues.push({
+          path: m.path,
+          message: `File with id "${missing}" not found`,
+          name: 'ValidationError',
+          value: missing,
+        });
         continue;
       }
-      const refused = allowedTypesIssue(m.attr, m.ids.map((id) => mimeOf.get(id)!), m.path);
+      const refused = allowedTypesIssue(
+        m.attr,
+        m.ids.map((id) => mimeOf.get(id)!),
+        m.path,
+      );
       if (refused) issues.push(refused);
     }
   }
@@ -155,7 +185,11 @@ export async function enforceExclusiveTargets(
  * written.
  */
 export async function applyInverseWrites(
-  db: Knex, registry: Registry, documentId: string, writes: InverseWrite[], locale: string | null,
+  db: Knex,
+  registry: Registry,
+  documentId: string,
+  writes: InverseWrite[],
+  locale: string | null,
 ): Promise<void> {
   for (const { path: at, attr, input } of writes) {
     const owner = registry.owningSide(attr)!;
@@ -178,7 +212,9 @@ export async function applyInverseWrites(
     if (removed.length > 0) {
       const held = holds(name, documentId, owner.toMany);
       const value = owner.toMany ? listWithout(name, documentId) : JSON_NULL;
-      await owners().whereIn('document_id', removed).whereRaw(held.sql, held.bindings)
+      await owners()
+        .whereIn('document_id', removed)
+        .whereRaw(held.sql, held.bindings)
         .update({ data: raw(db, withoutRank(setAttribute(name, value), name, documentId)) });
     }
     if (added.length > 0) {

@@ -14,7 +14,11 @@ export interface Row {
 }
 
 /** Restrict to one locale of a localized type (none, null or '*': every locale; other types have no locales). */
-export function whereLocale(q: Knex.QueryBuilder, ct: ContentType, locale: string | null | undefined): Knex.QueryBuilder {
+export function whereLocale(
+  q: Knex.QueryBuilder,
+  ct: ContentType,
+  locale: string | null | undefined,
+): Knex.QueryBuilder {
   if (isLocalized(ct) && locale && locale !== '*') q.where('locale', locale);
   return q;
 }

@@ -19,7 +19,9 @@ export function sanitizeInput(registry: Registry, uid: string, data: Obj, path: 
       const clean = (v: unknown): unknown => {
         if (!isPlainObject(v)) return v;
         const inner = attr.type === 'component' ? attr.component : v.__component;
-        return typeof inner === 'string' && registry.hasComponent(inner) ? sanitizeInput(registry, inner, v, 'nested') : v;
+        return typeof inner === 'string' && registry.hasComponent(inner)
+          ? sanitizeInput(registry, inner, v, 'nested')
+          : v;
       };
       out[key] = Array.isArray(value) ? value.map(clean) : clean(value);
       continue;

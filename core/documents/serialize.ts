@@ -9,7 +9,7 @@ const epochMs = (value: unknown): unknown => (typeof value === 'string' ? String
 function scalars(attributes: Attributes, data: Record<string, unknown>, out: Doc, raw: boolean): Doc {
   for (const [name, attr] of Object.entries(attributes)) {
     if (!isScalar(attr) || (!raw && (attr.private === true || attr.type === 'password'))) continue;
-    out[name] = attr.type === 'timestamp' ? epochMs(data[name] ?? null) : data[name] ?? null;
+    out[name] = attr.type === 'timestamp' ? epochMs(data[name] ?? null) : (data[name] ?? null);
   }
   return out;
 }

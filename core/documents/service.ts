@@ -9,15 +9,30 @@ import { takeWriteLock, writeLockKey } from './locks.ts';
 import { createCommitHooks } from './after-commit.ts';
 import { copyParams } from './copy-params.ts';
 import {
-  WRITE_ACTIONS, type Action, type DocumentApi, type DocumentContext, type DocumentMiddleware, type DocumentService,
-  type ParamsOf, type ResultOf,
+  WRITE_ACTIONS,
+  type Action,
+  type DocumentApi,
+  type DocumentContext,
+  type DocumentMiddleware,
+  type DocumentService,
+  type ParamsOf,
+  type ResultOf,
 } from './types.ts';
 
 export type * from './types.ts';
 
 const ACTIONS: Action[] = [
-  'findMany', 'findPage', 'findFirst', 'findOne', 'count',
-  'create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft',
+  'findMany',
+  'findPage',
+  'findFirst',
+  'findOne',
+  'count',
+  'create',
+  'update',
+  'delete',
+  'publish',
+  'unpublish',
+  'discardDraft',
 ];
 
 type Chain = (ctx: DocumentContext) => Promise<unknown>;
@@ -37,8 +52,7 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
     (core[ctx.action] as (c: DocumentContext) => Promise<unknown>)(ctx);
   // composed once per set of middleware; koa-compose refuses a second `next()` from one middleware
   let chain: Chain | undefined;
-  const chained = (): Chain =>
-    (chain ??= compose<DocumentContext>([...middlewares, coreStep]) as unknown as Chain);
+  const chained = (): Chain => (chain ??= compose<DocumentContext>([...middlewares, coreStep]) as unknown as Chain);
 
   // the write locks each open transaction holds already: a nested call does not ask again
   const held = new WeakMap<Knex, Set<string>>();
@@ -57,7 +71,11 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
       // middleware rewrites params (draft & publish, i18n) on a copy of its own, made per attempt:
       // the caller's object never changes, and a retried transaction starts from what the caller sent
       const ctx = {
-        uid, contentType, action, params: copyParams(params), db: c,
+        uid,
+        contentType,
+        action,
+        params: copyParams(params),
+        db: c,
         documents: (other: string) => api(other, c),
         afterCommit: (fn) => hooks.add(c, fn),
       } as DocumentContext<A>;

@@ -31,7 +31,9 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * other side effect must be too).
  */
 export async function writeTransaction<T>(
-  db: Knex, work: (trx: Knex.Transaction) => Promise<T>, policy: RetryPolicy = DEFAULT_RETRY,
+  db: Knex,
+  work: (trx: Knex.Transaction) => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY,
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

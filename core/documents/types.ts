@@ -4,12 +4,27 @@ import type { FilterNode, Pagination, PopulateTree, SortSpec, Status } from '../
 import type { Doc } from './serialize.ts';
 
 export type Action =
-  | 'findMany' | 'findPage' | 'findOne' | 'findFirst' | 'count'
-  | 'create' | 'update' | 'delete'
-  | 'publish' | 'unpublish' | 'discardDraft';
+  | 'findMany'
+  | 'findPage'
+  | 'findOne'
+  | 'findFirst'
+  | 'count'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'publish'
+  | 'unpublish'
+  | 'discardDraft';
 
 /** Actions that write: each runs in one transaction. */
-export const WRITE_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'update', 'delete', 'publish', 'unpublish', 'discardDraft']);
+export const WRITE_ACTIONS: ReadonlySet<Action> = new Set<Action>([
+  'create',
+  'update',
+  'delete',
+  'publish',
+  'unpublish',
+  'discardDraft',
+]);
 
 /** `'*'`: every locale (internal use: single-type lookups, deleting a whole document). */
 export type LocaleParam = string | '*';
@@ -41,7 +56,9 @@ export interface ReadParams {
    */
   json?: boolean;
 }
-export interface FindOneParams extends ReadParams { documentId: string }
+export interface FindOneParams extends ReadParams {
+  documentId: string;
+}
 export interface CreateParams extends ReadParams {
   data: Record<string, unknown>;
   /** create another version (a localization) of an existing document */
@@ -49,24 +66,54 @@ export interface CreateParams extends ReadParams {
   /** stored data the new row starts from (attributes shared with the document's other locales) */
   base?: Record<string, unknown>;
 }
-export interface UpdateParams extends ReadParams { documentId: string; data: Record<string, unknown> }
+export interface UpdateParams extends ReadParams {
+  documentId: string;
+  data: Record<string, unknown>;
+}
 /** `raw`: the deleted entries with their private and password attributes (left out otherwise) */
-export interface DeleteParams { documentId: string; locale?: LocaleParam; raw?: true }
-export interface DeleteResult { documentId: string; entries: Doc[] }
+export interface DeleteParams {
+  documentId: string;
+  locale?: LocaleParam;
+  raw?: true;
+}
+export interface DeleteResult {
+  documentId: string;
+  entries: Doc[];
+}
 /** publish / unpublish / discardDraft of one document (in one locale, or every locale with '*') */
 export interface VersionParams {
-  documentId: string; locale?: LocaleParam; populate?: PopulateTree; fields?: string[]; raw?: true;
+  documentId: string;
+  locale?: LocaleParam;
+  populate?: PopulateTree;
+  fields?: string[];
+  raw?: true;
 }
 
 export type ParamsOf = {
-  findMany: ReadParams; findPage: ReadParams; findFirst: ReadParams; count: ReadParams; findOne: FindOneParams;
-  create: CreateParams; update: UpdateParams; delete: DeleteParams;
-  publish: VersionParams; unpublish: VersionParams; discardDraft: VersionParams;
+  findMany: ReadParams;
+  findPage: ReadParams;
+  findFirst: ReadParams;
+  count: ReadParams;
+  findOne: FindOneParams;
+  create: CreateParams;
+  update: UpdateParams;
+  delete: DeleteParams;
+  publish: VersionParams;
+  unpublish: VersionParams;
+  discardDraft: VersionParams;
 };
 export type ResultOf = {
-  findMany: Doc[]; findPage: Page; findFirst: Doc | null; count: number; findOne: Doc | null;
-  create: Doc; update: Doc | null; delete: DeleteResult | null;
-  publish: Doc | null; unpublish: Doc | null; discardDraft: Doc | null;
+  findMany: Doc[];
+  findPage: Page;
+  findFirst: Doc | null;
+  count: number;
+  findOne: Doc | null;
+  create: Doc;
+  update: Doc | null;
+  delete: DeleteResult | null;
+  publish: Doc | null;
+  unpublish: Doc | null;
+  discardDraft: Doc | null;
 };
 
 /** A page of documents and, when pagination asks for it, the total: what a list answers. */

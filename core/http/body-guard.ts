@@ -46,9 +46,12 @@ export function guardBody(body: unknown): void {
       continue;
     }
     if (value === null || typeof value !== 'object') continue;
-    if (depth >= MAX_BODY_DEPTH) throw validationError(`The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+    if (depth >= MAX_BODY_DEPTH)
+      throw validationError(`The request body is nested more than ${MAX_BODY_DEPTH} levels deep`);
     if (Array.isArray(value)) {
-      value.forEach((item, i) => stack.push({ value: item, depth: depth + 1, key: String(i), parent: entry }));
+      value.forEach((item, i) => {
+        stack.push({ value: item, depth: depth + 1, key: String(i), parent: entry });
+      });
       continue;
     }
     for (const [key, item] of Object.entries(value)) {

@@ -31,8 +31,15 @@ export const CORS_DEFAULTS: CorsConfig = {
 const NAME = 'strapi::cors';
 // `keepHeaderOnError` is how Strapi's documentation spells the option its code calls `keepHeadersOnError`
 const KEYS = new Set([
-  'enabled', 'origin', 'expose', 'maxAge', 'credentials', 'methods', 'headers',
-  'keepHeadersOnError', 'keepHeaderOnError',
+  'enabled',
+  'origin',
+  'expose',
+  'maxAge',
+  'credentials',
+  'methods',
+  'headers',
+  'keepHeadersOnError',
+  'keepHeaderOnError',
 ]);
 
 const isStrings = (v: unknown): v is string | string[] =>

@@ -16,10 +16,11 @@ export interface ProxySettings {
 
 const DEFAULT_IP_HEADER = 'X-Forwarded-For';
 
-const invalid = (value: unknown) => configurationError(
-  'server.proxy must be false, true (one proxy), the number of proxies in front of the app (0 to 32), ' +
-    `or { koa: boolean, maxIpsCount?: number (1 to 32), ipHeader?: string }; got ${JSON.stringify(value)}`,
-);
+const invalid = (value: unknown) =>
+  configurationError(
+    'server.proxy must be false, true (one proxy), the number of proxies in front of the app (0 to 32), ' +
+      `or { koa: boolean, maxIpsCount?: number (1 to 32), ipHeader?: string }; got ${JSON.stringify(value)}`,
+  );
 
 const hopCount = (n: unknown, value: unknown): number => {
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 32) throw invalid(value);

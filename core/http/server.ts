@@ -10,8 +10,16 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import qs from 'qs';
 import type { Logger } from 'pino';
 import {
-  AppError, configurationError, headersTooLarge, internalError, isAppError, methodNotAllowed, notFound, payloadTooLarge,
-  requestTimeout, validationError,
+  type AppError,
+  configurationError,
+  headersTooLarge,
+  internalError,
+  isAppError,
+  methodNotAllowed,
+  notFound,
+  payloadTooLarge,
+  requestTimeout,
+  validationError,
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
 import { byteSize, drainBody } from './drain.ts';
@@ -85,7 +93,13 @@ export interface HttpServer {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-const QS_OPTIONS = { depth: 20, strictDepth: true, arrayLimit: 100, parameterLimit: 1000, throwOnLimitExceeded: true } as const;
+const QS_OPTIONS = {
+  depth: 20,
+  strictDepth: true,
+  arrayLimit: 100,
+  parameterLimit: 1000,
+  throwOnLimitExceeded: true,
+} as const;
 
 /** What co-body's JSON parser (@hapi/bourne) throws for a `__proto__` key. */
 const PROTO_POISONING = 'Object contains forbidden prototype property';
@@ -97,12 +111,17 @@ function toAppError(err: unknown): AppError | null {
   if (unavailable) return unavailable;
   const e = err as { status?: number; type?: string; expose?: boolean; message?: string; body?: unknown };
   if (e?.status === 413 || e?.type === 'entity.too.large') return payloadTooLarge();
-  if (err instanceof SyntaxError && e.message === PROTO_POISONING && typeof e.body === 'string') return explainForbiddenKey(e.body);
+  if (err instanceof SyntaxError && e.message === PROTO_POISONING && typeof e.body === 'string')
+    return explainForbiddenKey(e.body);
   if (e?.type === 'entity.parse.failed' || (err instanceof SyntaxError && e.status === 400)) {
     return validationError('Invalid JSON in request body');
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
-    return e.status === 404 ? notFound() : e.status === 405 ? methodNotAllowed() : validationError(e.message ?? 'Bad Request');
+    return e.status === 404
+      ? notFound()
+      : e.status === 405
+        ? methodNotAllowed()
+        : validationError(e.message ?? 'Bad Request');
   }
   return databaseUnavailable(err);
 }
@@ -119,10 +138,14 @@ function guardUrl(url: string): void {
 /** The envelope for a request Node's HTTP parser refused, with the status Node would use. */
 function clientErrorOf(err: NodeJS.ErrnoException): AppError {
   switch (err.code) {
-    case 'HPE_HEADER_OVERFLOW': return headersTooLarge();
-    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW': return payloadTooLarge();
-    case 'ERR_HTTP_REQUEST_TIMEOUT': return requestTimeout();
-    default: return validationError('Bad Request');
+    case 'HPE_HEADER_OVERFLOW':
+      return headersTooLarge();
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return payloadTooLarge();
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return requestTimeout();
+    default:
+      return validationError('Bad Request');
   }
 }
 

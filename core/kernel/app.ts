@@ -36,7 +36,7 @@ export interface AppOptions {
   /** config overriding the files, per file name (tests use it) */
   config?: ConfigOverrides;
   /** the plugins to load, in order; `createApp` callers pass the built-in set */
-  plugins: Plugin<any>[];
+  plugins: Plugin<unknown>[];
   /** connect here instead of what the config says (tests use it) */
   databaseUrl?: string;
   /**
@@ -70,7 +70,7 @@ export interface App {
   /** The API a plugin's `register` returned: a typed handle, not a string lookup. */
   plugin<API>(plugin: Plugin<API>): API;
   /** Whether the plugin is installed and enabled. */
-  hasPlugin(plugin: Plugin<any>): boolean;
+  hasPlugin(plugin: Plugin<unknown>): boolean;
   /** The `config` object of a plugin from `config/plugins`, as written. */
   pluginConfig<T extends PlainObject = PlainObject>(name: string): T;
   /**
@@ -87,7 +87,10 @@ export interface App {
 }
 
 async function exists(file: string): Promise<boolean> {
-  return access(file).then(() => true, () => false);
+  return access(file).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The app's own `src/index.{ts,js}` (register/bootstrap/destroy) as the last plugin. */
@@ -95,15 +98,26 @@ async function appLifecycle(appDir: string): Promise<Plugin<void> | null> {
   for (const ext of ['.ts', '.js', '.mjs']) {
     const file = path.join(appDir, 'src', `index${ext}`);
     if (!(await exists(file))) continue;
-    const mod = (await import(pathToFileURL(file).href)) as { default?: Record<string, unknown> } & Record<string, unknown>;
+    const mod = (await import(pathToFileURL(file).href)) as { default?: Record<string, unknown> } & Record<
+      string,
+      unknown
+    >;
     const hooks = (mod.default ?? mod) as {
-      register?: (a: { app: App }) => unknown; bootstrap?: (a: { app: App }) => unknown; destroy?: (a: { app: App }) => unknown;
+      register?: (a: { app: App }) => unknown;
+      bootstrap?: (a: { app: App }) => unknown;
+      destroy?: (a: { app: App }) => unknown;
     };
     return {
       name: 'app',
-      register: async (app) => { await hooks.register?.({ app }); },
-      bootstrap: async (app) => { await hooks.bootstrap?.({ app }); },
-      destroy: async (app) => { await hooks.destroy?.({ app }); },
+      register: async (app) => {
+        await hooks.register?.({ app });
+      },
+      bootstrap: async (app) => {
+        await hooks.bootstrap?.({ app });
+      },
+      destroy: async (app) => {
+        await hooks.destroy?.({ app });
+      },
     };
   }
   return null;
@@ -158,14 +172,18 @@ export async function createApp(options: AppOptions): Promise<App> {
   } else if (config.server.openApi === true) {
     log.warn('server.openApi is ignored: a plugin authenticates every request');
   }
-  const apis = new Map<Plugin<any>, unknown>();
+  const apis = new Map<Plugin<unknown>, unknown>();
   let phase: 'created' | 'starting' | 'started' | 'failed' | 'destroyed' = 'created';
   // the one start: concurrent callers wait for it; once it failed, the app stays failed
   let starting: Promise<void> | undefined;
   let failure: unknown;
 
   /** Run one plugin's phase; what it throws names the plugin (the original is the cause). */
-  async function inPlugin<T>(p: Plugin<any>, stage: 'register' | 'bootstrap', work: () => T | Promise<T>): Promise<T> {
+  async function inPlugin<T>(
+    p: Plugin<unknown>,
+    stage: 'register' | 'bootstrap',
+    work: () => T | Promise<T>,
+  ): Promise<T> {
     try {
       return await work();
     } catch (err) {
@@ -178,8 +196,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   /** register → registry freeze → database → table sync → bootstrap */
   async function boot(): Promise<void> {
     const schemas = await loadAppSchemas(appDir);
-    schemas.components.forEach((c) => registry.addComponent(c));
-    schemas.contentTypes.forEach((ct) => registry.addContentType(ct));
+    for (const c of schemas.components) registry.addComponent(c);
+    for (const ct of schemas.contentTypes) registry.addContentType(ct);
     for (const p of plugins) apis.set(p, await inPlugin(p, 'register', () => p.register(app)));
     registry.freeze();
     db = await connect();
@@ -214,7 +232,12 @@ export async function createApp(options: AppOptions): Promise<App> {
       connection = embedded.url;
     }
     const conn = createConnection({
-      connection, pool: dbConfig.pool, onQuery: options.onQuery, applicationName, statementTimeout: dbConfig.statementTimeout, cancellation,
+      connection,
+      pool: dbConfig.pool,
+      onQuery: options.onQuery,
+      applicationName,
+      statementTimeout: dbConfig.statementTimeout,
+      cancellation,
     });
     try {
       await conn.raw('select 1');
@@ -258,7 +281,9 @@ export async function createApp(options: AppOptions): Promise<App> {
         phase = 'starting';
         // half-started (some plugins registered, a pool, an embedded server): only destroy() is left
         starting = boot().then(
-          () => { phase = 'started'; },
+          () => {
+            phase = 'started';
+          },
           (err: unknown) => {
             phase = 'failed';
             failure = err;
@@ -286,9 +311,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       await server.close(timeoutMs);
       // One budget for the whole shutdown: a statement still running when it is spent (a request cut at
       // the deadline, say) is cancelled, since closing the pool waits for it (up to forever).
-      const canceller = db && connection
-        ? cancelStatementsAt(deadline, { connection, applicationName, log })
-        : undefined;
+      const canceller =
+        db && connection ? cancelStatementsAt(deadline, { connection, applicationName, log }) : undefined;
       for (const p of [...plugins].reverse()) {
         if (!apis.has(p)) continue;
         try {
@@ -318,7 +342,12 @@ async function health(ctx: RequestContext, db: Knex): Promise<void> {
 }
 
 /** The small logger interface the database launcher wants, on top of pino. */
-function pinoLog(log: Logger): { info(m: string): void; warn(m: string): void; error(m: string): void; debug(m: string): void } {
+function pinoLog(log: Logger): {
+  info(m: string): void;
+  warn(m: string): void;
+  error(m: string): void;
+  debug(m: string): void;
+} {
   const child = log.child({ component: 'postgres' });
   return {
     info: (m) => child.info(m),

@@ -27,22 +27,24 @@ export const definePlugin = <API>(plugin: Plugin<API>): Plugin<API> => plugin;
  * Order plugins so each comes after its dependencies, keeping the given order otherwise.
  * A missing dependency or a cycle fails before any plugin code runs.
  */
-export function orderPlugins(plugins: Plugin<any>[]): Plugin<any>[] {
-  const byName = new Map<string, Plugin<any>>();
+export function orderPlugins(plugins: Plugin<unknown>[]): Plugin<unknown>[] {
+  const byName = new Map<string, Plugin<unknown>>();
   for (const p of plugins) {
     if (byName.has(p.name)) throw configurationError(`Plugin "${p.name}" is installed twice`);
     byName.set(p.name, p);
   }
   for (const p of plugins) {
     for (const dep of p.dependencies ?? []) {
-      if (!byName.has(dep)) throw configurationError(`Plugin "${p.name}" depends on plugin "${dep}", which is not installed`);
+      if (!byName.has(dep))
+        throw configurationError(`Plugin "${p.name}" depends on plugin "${dep}", which is not installed`);
     }
   }
-  const out: Plugin<any>[] = [];
+  const out: Plugin<unknown>[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (p: Plugin<any>, chain: string[]): void => {
+  const visit = (p: Plugin<unknown>, chain: string[]): void => {
     if (state.get(p.name) === 'done') return;
-    if (state.get(p.name) === 'visiting') throw configurationError(`Plugin dependency cycle: ${[...chain, p.name].join(' -> ')}`);
+    if (state.get(p.name) === 'visiting')
+      throw configurationError(`Plugin dependency cycle: ${[...chain, p.name].join(' -> ')}`);
     state.set(p.name, 'visiting');
     for (const dep of p.dependencies ?? []) visit(byName.get(dep)!, [...chain, p.name]);
     state.set(p.name, 'done');

@@ -28,7 +28,9 @@ function sizeOf(node: FilterNode): Size {
   switch (node.type) {
     case 'and':
     case 'or':
-      return node.nodes.map(sizeOf).reduce((a, b) => ({ depth: Math.max(a.depth, b.depth), conditions: a.conditions + b.conditions }));
+      return node.nodes
+        .map(sizeOf)
+        .reduce((a, b) => ({ depth: Math.max(a.depth, b.depth), conditions: a.conditions + b.conditions }));
     case 'not':
       return sizeOf(node.node);
     case 'relation':
@@ -49,14 +51,16 @@ function sizeOf(node: FilterNode): Size {
   }
 }
 
-const tooDeep = (param: string, limits: QueryLimits) => validationError(
-  `${param} may go through at most ${limits.maxDepth} relations, components or dynamic zones (api.rest.maxQueryDepth)`,
-  { key: param, source: 'query', param, limit: limits.maxDepth },
-);
+const tooDeep = (param: string, limits: QueryLimits) =>
+  validationError(
+    `${param} may go through at most ${limits.maxDepth} relations, components or dynamic zones (api.rest.maxQueryDepth)`,
+    { key: param, source: 'query', param, limit: limits.maxDepth },
+  );
 
 /** Refuse (400, naming the limit) a query whose filters or sorts, at any populate level, exceed `limits`. */
 export function checkQueryLimits(
-  query: { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree }, limits: QueryLimits,
+  query: { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree },
+  limits: QueryLimits,
 ): void {
   let conditions = 0;
   const visit = (q: { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree }): void => {
@@ -73,9 +77,11 @@ export function checkQueryLimits(
   };
   visit(query);
   if (conditions > limits.maxConditions) {
-    throw validationError(
-      `filters may hold at most ${limits.maxConditions} conditions (api.rest.maxQueryConditions)`,
-      { key: 'filters', source: 'query', param: 'filters', limit: limits.maxConditions },
-    );
+    throw validationError(`filters may hold at most ${limits.maxConditions} conditions (api.rest.maxQueryConditions)`, {
+      key: 'filters',
+      source: 'query',
+      param: 'filters',
+      limit: limits.maxConditions,
+    });
   }
 }

@@ -26,7 +26,7 @@ export function attributePath(raw: string): string | null {
 
 /** The path `key` was found under, given its own (`author.nope` → `author`). */
 export const parentOf = (raw: string, key: string): string =>
-  (raw.endsWith(key) ? raw.slice(0, -key.length).replace(/\.$/, '') : raw);
+  raw.endsWith(key) ? raw.slice(0, -key.length).replace(/\.$/, '') : raw;
 
 /**
  * An invalid key of a filter or sort, with Strapi's path: where the key was found for a name the
@@ -38,7 +38,14 @@ export const invalidField = (key: string, raw: string, param: FieldParam, known:
 /** A scalar the query can read, or the attribute a path would have to go through. */
 export type ResolvedField = { field: FieldRef } | { through: { name: string; attribute: Attribute } };
 
-const SYSTEM_FIELDS: ReadonlySet<string> = new Set<SystemField>(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale']);
+const SYSTEM_FIELDS: ReadonlySet<string> = new Set<SystemField>([
+  'id',
+  'documentId',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'locale',
+]);
 
 const localized = (registry: Registry, uid: string): boolean =>
   registry.hasContentType(uid) && isLocalized(registry.contentType(uid));
@@ -46,7 +53,8 @@ const localized = (registry: Registry, uid: string): boolean =>
 /** `name` of `uid` as a filter or sort may read it, or undefined when it is not there for the query. */
 function lookup(registry: Registry, uid: string, name: string, options: FieldOptions): ResolvedField | undefined {
   if (registry.hasContentType(uid)) {
-    if (SYSTEM_FIELDS.has(name) && (name !== 'locale' || localized(registry, uid))) return { field: { kind: 'system', name: name as SystemField } };
+    if (SYSTEM_FIELDS.has(name) && (name !== 'locale' || localized(registry, uid)))
+      return { field: { kind: 'system', name: name as SystemField } };
   } else if (name === 'id') {
     // a component instance keeps its own id in its JSON
     return { field: { kind: 'system', name: 'id' } };
@@ -65,7 +73,12 @@ function lookup(registry: Registry, uid: string, name: string, options: FieldOpt
  * are an "Invalid key" (private ones unless allowed).
  */
 export function resolveField(
-  registry: Registry, uid: string, name: string, path: string, param: FieldParam, options: FieldOptions = {},
+  registry: Registry,
+  uid: string,
+  name: string,
+  path: string,
+  param: FieldParam,
+  options: FieldOptions = {},
 ): ResolvedField {
   const resolved = lookup(registry, uid, name, options);
   if (!resolved) throw invalidField(name, path, param, exists(registry, uid, name));
@@ -87,7 +100,11 @@ export const hasField = (registry: Registry, uid: string, name: string, options:
  * zone, whose items have no single schema. Media need the upload plugin's file type.
  */
 export function stepThrough(
-  registry: Registry, name: string, attr: Attribute, path: string, param: FieldParam,
+  registry: Registry,
+  name: string,
+  attr: Attribute,
+  path: string,
+  param: FieldParam,
 ): RelationStep | ComponentStep | undefined {
   switch (attr.type) {
     case 'relation': {
@@ -100,7 +117,12 @@ export function stepThrough(
     }
     case 'media':
       if (!registry.hasContentType(FILE_UID)) throw invalidField(name, path, param, true);
-      return { type: 'relation', attribute: name, target: FILE_UID, link: { kind: 'media', toMany: attr.multiple === true } };
+      return {
+        type: 'relation',
+        attribute: name,
+        target: FILE_UID,
+        link: { kind: 'media', toMany: attr.multiple === true },
+      };
     case 'component':
       return { type: 'component', attribute: name, component: attr.component, repeatable: attr.repeatable === true };
     default:
@@ -109,4 +131,5 @@ export function stepThrough(
 }
 
 /** json and blocks hold any JSON: compared as jsonb, never ordered. */
-export const isJsonField = (f: FieldRef): boolean => f.kind === 'attribute' && (f.type === 'json' || f.type === 'blocks');
+export const isJsonField = (f: FieldRef): boolean =>
+  f.kind === 'attribute' && (f.type === 'json' || f.type === 'blocks');

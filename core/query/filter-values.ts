@@ -20,10 +20,22 @@ function castType(f: FieldRef): ScalarType {
     return f.name === 'documentId' || f.name === 'locale' ? 'string' : 'datetime';
   }
   switch (f.type) {
-    case 'integer': case 'float': case 'decimal': return 'float';
-    case 'biginteger': case 'boolean': case 'date': case 'time': case 'datetime': case 'timestamp': return f.type;
-    case 'json': case 'blocks': return 'json';
-    default: return 'string';
+    case 'integer':
+    case 'float':
+    case 'decimal':
+      return 'float';
+    case 'biginteger':
+    case 'boolean':
+    case 'date':
+    case 'time':
+    case 'datetime':
+    case 'timestamp':
+      return f.type;
+    case 'json':
+    case 'blocks':
+      return 'json';
+    default:
+      return 'string';
   }
 }
 
@@ -36,7 +48,9 @@ const DATE_PREFIX = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])/;
  */
 function temporalMessage(type: ScalarType, value: unknown): string | undefined {
   if (type === 'date') {
-    return typeof value === 'string' && DATE_PREFIX.test(value) ? 'Invalid date' : 'Invalid format, expected yyyy-MM-dd';
+    return typeof value === 'string' && DATE_PREFIX.test(value)
+      ? 'Invalid date'
+      : 'Invalid format, expected yyyy-MM-dd';
   }
   if (type === 'time') return 'Invalid time format, expected HH:mm:ss.SSS';
   if (type === 'datetime' || type === 'timestamp') return 'Invalid format, expected a timestamp or an ISO date';
@@ -73,7 +87,7 @@ function parseJson(value: unknown): unknown {
 export function castValue(field: FieldRef, value: unknown, path: string[]): FilterValue {
   const type = castType(field);
   const input = type === 'json' ? parseJson(value) : value;
-  if (type !== 'json' && (typeof input === 'object' && input !== null)) {
+  if (type !== 'json' && typeof input === 'object' && input !== null) {
     fail(`${path.join('.')} must be a single value`, field, path, 'json', input);
   }
   const checked = checkScalar({ type }, input, path);
@@ -105,5 +119,8 @@ export function asArray(value: unknown): unknown[] | undefined {
   if (!isPlainObject(value)) return undefined;
   const keys = Object.keys(value);
   if (keys.length === 0 || !keys.every((k) => /^(0|[1-9]\d{0,8})$/.test(k))) return undefined;
-  return keys.map(Number).sort((a, b) => a - b).map((i) => value[String(i)]);
+  return keys
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((i) => value[String(i)]);
 }

@@ -27,7 +27,16 @@
 import { DEFAULT_SCOPE, scopeCondition, type Scope } from './scope-sql.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { elementsOf, componentSource, hop, itemSource } from './paths-sql.ts';
-import { fragment, joinFragments, outerColumn, outerDataOf, quote, type RowSource, type Source, type SqlFragment } from './sql.ts';
+import {
+  fragment,
+  joinFragments,
+  outerColumn,
+  outerDataOf,
+  quote,
+  type RowSource,
+  type Source,
+  type SqlFragment,
+} from './sql.ts';
 import type { ComponentStep, DynamicZoneFilter, FilterNode, RelationStep } from './types.ts';
 
 /** The part of filters-sql.ts' CompileContext this file reads and passes on. */
@@ -39,7 +48,10 @@ interface DeepContext {
   depth?: number;
 }
 
-export type DeepNode = (RelationStep & { node: FilterNode }) | (ComponentStep & { node: FilterNode }) | DynamicZoneFilter;
+export type DeepNode =
+  | (RelationStep & { node: FilterNode })
+  | (ComponentStep & { node: FilterNode })
+  | DynamicZoneFilter;
 type Compile = (node: FilterNode, ctx: DeepContext) => SqlFragment;
 
 /** SQL's three truth values. */
@@ -61,22 +73,34 @@ export function onNullRow(node: FilterNode): Truth {
       const all = node.nodes.map(onNullRow);
       return all.includes('true') ? 'true' : all.every((t) => t === 'false') ? 'false' : 'unknown';
     }
-    case 'not': return not(onNullRow(node.node));
-    case 'absent': return 'unknown';
+    case 'not':
+      return not(onNullRow(node.node));
+    case 'absent':
+      return 'unknown';
     // a single component's fields are then null as well; anything reached by EXISTS is absent
-    case 'component': return node.repeatable ? (onNullRow(node.node) === 'true' ? 'true' : 'false') : onNullRow(node.node);
-    case 'relation': return onNullRow(node.node) === 'true' ? 'true' : 'false';
-    case 'dynamiczone': return node.branches.some((b) => onNullRow(b.node) === 'true') ? 'true' : 'false';
+    case 'component':
+      return node.repeatable ? (onNullRow(node.node) === 'true' ? 'true' : 'false') : onNullRow(node.node);
+    case 'relation':
+      return onNullRow(node.node) === 'true' ? 'true' : 'false';
+    case 'dynamiczone':
+      return node.branches.some((b) => onNullRow(b.node) === 'true') ? 'true' : 'false';
     default:
       switch (node.operator) {
-        case '$null': return node.value ? 'true' : 'false';
-        case '$notNull': return node.value ? 'false' : 'true';
-        case '$eq': return node.value === null ? 'true' : 'unknown';
-        case '$ne': return node.value === null ? 'false' : 'unknown';
+        case '$null':
+          return node.value ? 'true' : 'false';
+        case '$notNull':
+          return node.value ? 'false' : 'true';
+        case '$eq':
+          return node.value === null ? 'true' : 'unknown';
+        case '$ne':
+          return node.value === null ? 'false' : 'unknown';
         // compiled to the constants FALSE / TRUE
-        case '$in': return node.value.length === 0 ? 'false' : 'unknown';
-        case '$notIn': return node.value.length === 0 ? 'true' : 'unknown';
-        default: return 'unknown';
+        case '$in':
+          return node.value.length === 0 ? 'false' : 'unknown';
+        case '$notIn':
+          return node.value.length === 0 ? 'true' : 'unknown';
+        default:
+          return 'unknown';
       }
   }
 }
@@ -88,18 +112,26 @@ export function onNullRow(node: FilterNode): Truth {
 function idPresence(node: FilterNode): 'absent' | 'present' | undefined {
   if (node.type !== 'condition' || node.field.kind !== 'system' || node.field.name !== 'id') return undefined;
   switch (node.operator) {
-    case '$null': return node.value ? 'absent' : 'present';
-    case '$notNull': return node.value ? 'present' : 'absent';
-    case '$eq': return node.value === null ? 'absent' : undefined;
-    case '$ne': return node.value === null ? 'present' : undefined;
-    default: return undefined;
+    case '$null':
+      return node.value ? 'absent' : 'present';
+    case '$notNull':
+      return node.value ? 'present' : 'absent';
+    case '$eq':
+      return node.value === null ? 'absent' : undefined;
+    case '$ne':
+      return node.value === null ? 'present' : undefined;
+    default:
+      return undefined;
   }
 }
 
 const exists = (from: SqlFragment, where: SqlFragment[]): SqlFragment => {
   const kept = where.filter((w) => w.sql !== 'TRUE');
   const cond = kept.length > 0 ? joinFragments(kept, ' AND ') : { sql: 'TRUE', bindings: [] };
-  return { sql: `EXISTS (SELECT 1 FROM ${from.sql} WHERE ${cond.sql})`, bindings: [...from.bindings, ...cond.bindings] };
+  return {
+    sql: `EXISTS (SELECT 1 FROM ${from.sql} WHERE ${cond.sql})`,
+    bindings: [...from.bindings, ...cond.bindings],
+  };
 };
 
 /** ANY match, and, when the condition holds on a null row, also nothing at all. */
@@ -112,7 +144,13 @@ function anyOrNone(from: SqlFragment, link: SqlFragment, match: SqlFragment | un
 
 /** `SELECT <what> FROM <target> AS alias[, <from>] WHERE <scope> AND <match>`: the matching targets, uncorrelated. */
 function matchingTargets(
-  registry: Registry, step: RelationStep, alias: string, scope: Scope, match: SqlFragment, what: SqlFragment, from?: SqlFragment,
+  registry: Registry,
+  step: RelationStep,
+  alias: string,
+  scope: Scope,
+  match: SqlFragment,
+  what: SqlFragment,
+  from?: SqlFragment,
 ): SqlFragment {
   const ct = registry.contentType(step.target);
   const inScope = scopeCondition(ct, alias, scope);
@@ -128,9 +166,18 @@ function matchingTargets(
  * PostgreSQL runs the subquery once and looks the candidates up in the `data` GIN index
  * (a bitmap scan per candidate), instead of testing every row against every target.
  */
-function heldByRow(registry: Registry, src: RowSource, step: RelationStep, alias: string, scope: Scope, match: SqlFragment): SqlFragment {
+function heldByRow(
+  registry: Registry,
+  src: RowSource,
+  step: RelationStep,
+  alias: string,
+  scope: Scope,
+  match: SqlFragment,
+): SqlFragment {
   const id = `${quote(alias)}."document_id"`;
-  const held = fragment(`jsonb_build_object(?::text, ${step.link.toMany ? `jsonb_build_array(${id})` : id})`, [step.attribute]);
+  const held = fragment(`jsonb_build_object(?::text, ${step.link.toMany ? `jsonb_build_array(${id})` : id})`, [
+    step.attribute,
+  ]);
   const targets = matchingTargets(registry, step, alias, scope, match, held);
   return { sql: `(${outerColumn(src, 'data')} @> ANY (ARRAY(${targets.sql})))`, bindings: targets.bindings };
 }
@@ -142,11 +189,21 @@ function holdsAnyOf(src: Source, attribute: string, toMany: boolean, alias: stri
     return { sql: `((${d.sql}->>?) IN (${set.sql}))`, bindings: [...d.bindings, attribute, ...set.bindings] };
   }
   const items = elementsOf(src, attribute, alias, 'text');
-  return { sql: `EXISTS (SELECT 1 FROM ${items.sql} WHERE ${quote(alias)}.v IN (${set.sql}))`, bindings: [...items.bindings, ...set.bindings] };
+  return {
+    sql: `EXISTS (SELECT 1 FROM ${items.sql} WHERE ${quote(alias)}.v IN (${set.sql}))`,
+    bindings: [...items.bindings, ...set.bindings],
+  };
 }
 
 /** "Some related document or file matches": `src`'s key tested against the uncorrelated set of matching ones. */
-function membership(registry: Registry, src: Source, step: RelationStep, alias: string, scope: Scope, match: SqlFragment): SqlFragment {
+function membership(
+  registry: Registry,
+  src: Source,
+  step: RelationStep,
+  alias: string,
+  scope: Scope,
+  match: SqlFragment,
+): SqlFragment {
   const l = step.link;
   const a = quote(alias);
   if (l.kind === 'inverse') {
@@ -154,14 +211,28 @@ function membership(registry: Registry, src: Source, step: RelationStep, alias: 
     // the documentIds the matching owners hold in their owning attribute
     const held = `${alias}_o`;
     const owners = l.ownerToMany
-      ? matchingTargets(registry, step, alias, scope, match, fragment(`${quote(held)}.v`), elementsOf({ alias }, l.owner, held, 'text'))
+      ? matchingTargets(
+          registry,
+          step,
+          alias,
+          scope,
+          match,
+          fragment(`${quote(held)}.v`),
+          elementsOf({ alias }, l.owner, held, 'text'),
+        )
       : matchingTargets(registry, step, alias, scope, match, fragment(`${a}."data"->>?`, [l.owner]));
     return { sql: `(${outerColumn(src, 'document_id')} IN (${owners.sql}))`, bindings: owners.bindings };
   }
   if (l.kind === 'owning' && src.kind !== 'instance') return heldByRow(registry, src, step, alias, scope, match);
   // from a component instance (no index applies) or to files: the held ids against a hashed set
   const key = fragment(l.kind === 'media' ? `${a}."id"::text` : `${a}."document_id"`);
-  return holdsAnyOf(src, step.attribute, l.toMany, `${alias}_h`, matchingTargets(registry, step, alias, scope, match, key));
+  return holdsAnyOf(
+    src,
+    step.attribute,
+    l.toMany,
+    `${alias}_h`,
+    matchingTargets(registry, step, alias, scope, match, key),
+  );
 }
 
 /** A relation, component or dynamic zone node as one parenthesised SQL condition. */
@@ -180,7 +251,12 @@ export function compileDeep(node: DeepNode, ctx: DeepContext, compile: Compile):
     });
     const match = branches.length > 0 ? joinFragments(branches, ' OR ') : undefined;
     const orNone = node.branches.some((b) => onNullRow(b.node) === 'true');
-    const out = anyOrNone(from, { sql: 'TRUE', bindings: [] }, match && { sql: `(${match.sql})`, bindings: match.bindings }, orNone);
+    const out = anyOrNone(
+      from,
+      { sql: 'TRUE', bindings: [] },
+      match && { sql: `(${match.sql})`, bindings: match.bindings },
+      orNone,
+    );
     return { sql: `(${out.sql})`, bindings: out.bindings };
   }
   const scope = ctx.scope ?? DEFAULT_SCOPE;

@@ -46,7 +46,13 @@ const isWhere = (value: unknown): value is Record<string, unknown> => isPlainObj
  * when it says nothing.
  */
 export function resolveThrough(
-  ctx: WhereContext, name: string, attr: Attribute, value: unknown, path: string, depth: number, r: Resolvers,
+  ctx: WhereContext,
+  name: string,
+  attr: Attribute,
+  value: unknown,
+  path: string,
+  depth: number,
+  r: Resolvers,
 ): FilterNode | undefined {
   const step = stepThrough(ctx.registry, name, attr, path, 'filters');
   if (!step) return dynamicZone(ctx, name, attr as DynamicZoneAttribute, value, path, depth, r);
@@ -72,7 +78,9 @@ function namesIn(where: Record<string, unknown>, path: string, depth: number, r:
   return Object.entries(where).flatMap(([key, value]): Array<[string, string]> => {
     const at = join(path, key);
     if (key === '$and' || key === '$or') {
-      return (asArray(value) ?? []).flatMap((item, i) => (isPlainObject(item) ? namesIn(item, join(at, String(i)), depth + 1, r) : []));
+      return (asArray(value) ?? []).flatMap((item, i) =>
+        isPlainObject(item) ? namesIn(item, join(at, String(i)), depth + 1, r) : [],
+      );
     }
     if (key === '$not') return isPlainObject(value) ? namesIn(value, at, depth + 1, r) : [];
     if (key.startsWith('$') || value === undefined) return [];
@@ -87,7 +95,13 @@ function namesIn(where: Record<string, unknown>, path: string, depth: number, r:
  * an attribute it does not have. A name no allowed component has is an invalid key.
  */
 function dynamicZone(
-  ctx: WhereContext, name: string, attr: DynamicZoneAttribute, value: unknown, path: string, depth: number, r: Resolvers,
+  ctx: WhereContext,
+  name: string,
+  attr: DynamicZoneAttribute,
+  value: unknown,
+  path: string,
+  depth: number,
+  r: Resolvers,
 ): FilterNode | undefined {
   if (!isWhere(value)) throw invalidField(name, path, 'filters', true);
   const names = namesIn(value, path, depth, r);
@@ -97,7 +111,8 @@ function dynamicZone(
   }
   const elsewhere = new Set(names.map(([n]) => n));
   // with no names, the filter holds operators (refused below) or nothing
-  const eligible = names.length === 0 ? attr.components : attr.components.filter((uid) => names.some(([n]) => has(uid, n)));
+  const eligible =
+    names.length === 0 ? attr.components : attr.components.filter((uid) => names.some(([n]) => has(uid, n)));
   const branches = eligible.flatMap((component) => {
     const node = r.where({ ...ctx, uid: component, level: 'component', elsewhere }, value, path, depth);
     return node ? [{ component, node }] : [];

@@ -7,7 +7,16 @@
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { DEFAULT_SCOPE, type Scope } from './scope-sql.ts';
-import { dataOf, joinFragments, placeholder, presenceExpr, textExpr, typedExpr, type Source, type SqlFragment } from './sql.ts';
+import {
+  dataOf,
+  joinFragments,
+  placeholder,
+  presenceExpr,
+  textExpr,
+  typedExpr,
+  type Source,
+  type SqlFragment,
+} from './sql.ts';
 import { isJsonField } from './fields.ts';
 import { compileDeep } from './filters-deep-sql.ts';
 import type { FieldRef, FilterCondition, FilterNode, FilterValue, TextOperator } from './types.ts';
@@ -67,12 +76,21 @@ function inList(src: Source, f: FieldRef, values: FilterValue[], negate: boolean
   if (values.length === 0) return negate ? TRUE : FALSE;
   if (!negate && containable(f)) {
     // one containment per value, so the index serves each; for non-null scalars this is IN
-    const any = joinFragments(values.map((v) => contains(src, f, v)), ' OR ');
+    const any = joinFragments(
+      values.map((v) => contains(src, f, v)),
+      ' OR ',
+    );
     return { sql: `(${any.sql})`, bindings: any.bindings };
   }
   const left = typedExpr(src, f);
-  const items = joinFragments(values.map((v) => placeholder(f, v)), ', ');
-  return { sql: `${left.sql} ${negate ? 'NOT IN' : 'IN'} (${items.sql})`, bindings: [...left.bindings, ...items.bindings] };
+  const items = joinFragments(
+    values.map((v) => placeholder(f, v)),
+    ', ',
+  );
+  return {
+    sql: `${left.sql} ${negate ? 'NOT IN' : 'IN'} (${items.sql})`,
+    bindings: [...left.bindings, ...items.bindings],
+  };
 }
 
 /** A LIKE pattern's trailing lone backslash would escape nothing (an SQL error): keep it literal. */
@@ -102,23 +120,37 @@ function text(src: Source, f: FieldRef, operator: TextOperator, value: string): 
 
 function condition(src: Source, c: FilterCondition): SqlFragment {
   switch (c.operator) {
-    case '$null': return isNull(src, c.field, c.value);
-    case '$notNull': return isNull(src, c.field, !c.value);
-    case '$eq': return equals(src, c.field, c.value);
+    case '$null':
+      return isNull(src, c.field, c.value);
+    case '$notNull':
+      return isNull(src, c.field, !c.value);
+    case '$eq':
+      return equals(src, c.field, c.value);
     // plain `<>`: like Strapi's, it leaves out rows where the attribute is null
-    case '$ne': return c.value === null ? isNull(src, c.field, false) : compare(src, c.field, '<>', c.value);
-    case '$lt': return compare(src, c.field, '<', c.value);
-    case '$lte': return compare(src, c.field, '<=', c.value);
-    case '$gt': return compare(src, c.field, '>', c.value);
-    case '$gte': return compare(src, c.field, '>=', c.value);
-    case '$in': return inList(src, c.field, c.value, false);
-    case '$notIn': return inList(src, c.field, c.value, true);
+    case '$ne':
+      return c.value === null ? isNull(src, c.field, false) : compare(src, c.field, '<>', c.value);
+    case '$lt':
+      return compare(src, c.field, '<', c.value);
+    case '$lte':
+      return compare(src, c.field, '<=', c.value);
+    case '$gt':
+      return compare(src, c.field, '>', c.value);
+    case '$gte':
+      return compare(src, c.field, '>=', c.value);
+    case '$in':
+      return inList(src, c.field, c.value, false);
+    case '$notIn':
+      return inList(src, c.field, c.value, true);
     case '$between': {
       const left = typedExpr(src, c.field);
       const [low, high] = c.value.map((v) => placeholder(c.field, v));
-      return { sql: `${left.sql} BETWEEN ${low.sql} AND ${high.sql}`, bindings: [...left.bindings, ...low.bindings, ...high.bindings] };
+      return {
+        sql: `${left.sql} BETWEEN ${low.sql} AND ${high.sql}`,
+        bindings: [...left.bindings, ...low.bindings, ...high.bindings],
+      };
     }
-    default: return text(src, c.field, c.operator, c.value);
+    default:
+      return text(src, c.field, c.operator, c.value);
   }
 }
 
@@ -127,7 +159,10 @@ export function compileFilters(node: FilterNode, ctx: CompileContext): SqlFragme
   switch (node.type) {
     case 'and':
     case 'or': {
-      const parts = joinFragments(node.nodes.map((n) => compileFilters(n, ctx)), node.type === 'and' ? ' AND ' : ' OR ');
+      const parts = joinFragments(
+        node.nodes.map((n) => compileFilters(n, ctx)),
+        node.type === 'and' ? ' AND ' : ' OR ',
+      );
       return { sql: `(${parts.sql})`, bindings: parts.bindings };
     }
     case 'not': {
@@ -151,7 +186,12 @@ export function compileFilters(node: FilterNode, ctx: CompileContext): SqlFragme
  * `scope` is the read's: related documents are matched in it (default: published, any locale).
  */
 export function applyFilters(
-  q: Knex.QueryBuilder, registry: Registry, uid: string, node: FilterNode, alias?: string, scope: Scope = DEFAULT_SCOPE,
+  q: Knex.QueryBuilder,
+  registry: Registry,
+  uid: string,
+  node: FilterNode,
+  alias?: string,
+  scope: Scope = DEFAULT_SCOPE,
 ): Knex.QueryBuilder {
   const source = { alias, table: registry.contentType(uid).collectionName };
   const { sql, bindings } = compileFilters(node, { registry, uid, source, scope });

@@ -8,7 +8,14 @@ import { isPlainObject } from '../config/merge.ts';
 import { hasField, invalidField, isJsonField, resolveField, type FieldOptions } from './fields.ts';
 import { asArray, castFlag, castText, castValue } from './filter-values.ts';
 import { resolveThrough, type Resolvers, type WhereContext } from './filters-deep.ts';
-import { FILTER_OPERATORS, type FieldRef, type FilterNode, type FilterOperator, type FilterValue, type TextOperator } from './types.ts';
+import {
+  FILTER_OPERATORS,
+  type FieldRef,
+  type FilterNode,
+  type FilterOperator,
+  type FilterValue,
+  type TextOperator,
+} from './types.ts';
 
 export { applyFilters, compileFilters } from './filters-sql.ts';
 
@@ -21,7 +28,16 @@ export const MAX_FILTER_DEPTH = 32;
 
 const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS);
 const TEXT_OPERATORS: ReadonlySet<string> = new Set<TextOperator>([
-  '$eqi', '$nei', '$contains', '$notContains', '$containsi', '$notContainsi', '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
+  '$eqi',
+  '$nei',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
 ]);
 /** JSON has no meaningful order: json and blocks attributes refuse these. */
 const ORDERING: ReadonlySet<string> = new Set(['$lt', '$lte', '$gt', '$gte', '$between']);
@@ -39,7 +55,11 @@ function group(type: 'and' | 'or', nodes: Array<FilterNode | undefined>): Filter
 }
 
 function checkDepth(depth: number): void {
-  if (depth > MAX_FILTER_DEPTH) throw validationError(`filters are nested more than ${MAX_FILTER_DEPTH} levels deep`, { key: 'filters', source: 'query' });
+  if (depth > MAX_FILTER_DEPTH)
+    throw validationError(`filters are nested more than ${MAX_FILTER_DEPTH} levels deep`, {
+      key: 'filters',
+      source: 'query',
+    });
 }
 
 /**
@@ -47,28 +67,64 @@ function checkDepth(depth: number): void {
  * attributes or operators are an "Invalid key"; values that cannot be cast to the
  * attribute's type, a 400 naming it. Undefined when there is nothing to filter on.
  */
-export function resolveFilters(registry: Registry, uid: string, raw: unknown, options: FieldOptions = {}): FilterNode | undefined {
+export function resolveFilters(
+  registry: Registry,
+  uid: string,
+  raw: unknown,
+  options: FieldOptions = {},
+): FilterNode | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
-  if (!isPlainObject(raw)) throw validationError('Invalid filters parameter: expected an object', { key: 'filters', source: 'query', param: 'filters' });
+  if (!isPlainObject(raw))
+    throw validationError('Invalid filters parameter: expected an object', {
+      key: 'filters',
+      source: 'query',
+      param: 'filters',
+    });
   return resolveWhere({ registry, uid, options, level: 'root' }, raw, '', 0);
 }
 
 /** A level where attribute names and `$and/$or/$not` may appear: the root, a relation's target, a component. */
-function resolveWhere(ctx: WhereContext, where: Record<string, unknown>, path: string, depth: number): FilterNode | undefined {
+function resolveWhere(
+  ctx: WhereContext,
+  where: Record<string, unknown>,
+  path: string,
+  depth: number,
+): FilterNode | undefined {
   checkDepth(depth);
   const nodes = Object.entries(where).map(([key, value]): FilterNode | undefined => {
     if (value === undefined) return undefined; // `{ title: undefined }` from code means no condition
     const at = join(path, key);
     if (key === '$and' || key === '$or') {
       const items = asArray(value);
-      if (!items) throw validationError(`Invalid value of ${key}: expected an array`, { key, path: at, source: 'query', param: 'filters' });
-      return group(key === '$and' ? 'and' : 'or', items.map((item, i) => {
-        if (!isPlainObject(item)) throw validationError(`Invalid value of ${key}: expected an array of objects`, { key, path: join(at, String(i)), source: 'query', param: 'filters' });
-        return resolveWhere(ctx, item, join(at, String(i)), depth + 1);
-      }));
+      if (!items)
+        throw validationError(`Invalid value of ${key}: expected an array`, {
+          key,
+          path: at,
+          source: 'query',
+          param: 'filters',
+        });
+      return group(
+        key === '$and' ? 'and' : 'or',
+        items.map((item, i) => {
+          if (!isPlainObject(item))
+            throw validationError(`Invalid value of ${key}: expected an array of objects`, {
+              key,
+              path: join(at, String(i)),
+              source: 'query',
+              param: 'filters',
+            });
+          return resolveWhere(ctx, item, join(at, String(i)), depth + 1);
+        }),
+      );
     }
     if (key === '$not') {
-      if (!isPlainObject(value)) throw validationError('Invalid value of $not: expected an object', { key, path: at, source: 'query', param: 'filters' });
+      if (!isPlainObject(value))
+        throw validationError('Invalid value of $not: expected an object', {
+          key,
+          path: at,
+          source: 'query',
+          param: 'filters',
+        });
       const inner = resolveWhere(ctx, value, at, depth + 1);
       return inner && { type: 'not', node: inner };
     }
@@ -77,9 +133,11 @@ function resolveWhere(ctx: WhereContext, where: Record<string, unknown>, path: s
       if (ctx.level === 'relation' && OPERATORS.has(key)) return condition(ID, key as FilterOperator, value, at);
       throw invalidField(key, at, 'filters', false);
     }
-    if (ctx.elsewhere?.has(key) && !hasField(ctx.registry, ctx.uid, key, ctx.options)) return { type: 'absent', attribute: key };
+    if (ctx.elsewhere?.has(key) && !hasField(ctx.registry, ctx.uid, key, ctx.options))
+      return { type: 'absent', attribute: key };
     const resolved = resolveField(ctx.registry, ctx.uid, key, at, 'filters', ctx.options);
-    if ('through' in resolved) return resolveThrough(ctx, key, resolved.through.attribute, value, at, depth + 1, RESOLVERS);
+    if ('through' in resolved)
+      return resolveThrough(ctx, key, resolved.through.attribute, value, at, depth + 1, RESOLVERS);
     return resolveOperators(resolved.field, value, at, depth + 1);
   });
   return group('and', nodes);
@@ -91,37 +149,61 @@ function resolveOperators(field: FieldRef, value: unknown, path: string, depth: 
   const list = asArray(value);
   if (list) return condition(field, '$in', list, path);
   if (!isPlainObject(value)) return condition(field, '$eq', value, path);
-  return group('and', Object.entries(value).map(([op, inner]) => {
-    if (inner === undefined) return undefined;
-    const at = join(path, op);
-    if (op === '$not') {
-      const node = resolveOperators(field, inner, at, depth + 1);
-      return node && { type: 'not', node };
-    }
-    if (!OPERATORS.has(op) || (ORDERING.has(op) && isJsonField(field))) throw invalidField(op, at, 'filters', false);
-    return condition(field, op as FilterOperator, inner, at);
-  }));
+  return group(
+    'and',
+    Object.entries(value).map(([op, inner]) => {
+      if (inner === undefined) return undefined;
+      const at = join(path, op);
+      if (op === '$not') {
+        const node = resolveOperators(field, inner, at, depth + 1);
+        return node && { type: 'not', node };
+      }
+      if (!OPERATORS.has(op) || (ORDERING.has(op) && isJsonField(field))) throw invalidField(op, at, 'filters', false);
+      return condition(field, op as FilterOperator, inner, at);
+    }),
+  );
 }
 
 /** One operator applied to its value, cast; an array given to a single-value operator ORs them. */
 function condition(field: FieldRef, op: FilterOperator, value: unknown, path: string): FilterNode | undefined {
   const at = path.split('.');
-  if (op === '$null' || op === '$notNull') return { type: 'condition', field, operator: op, value: castFlag(field, value, at) };
+  if (op === '$null' || op === '$notNull')
+    return { type: 'condition', field, operator: op, value: castFlag(field, value, at) };
   if (op === '$in' || op === '$notIn') {
     // a single value is a list of one, as Strapi casts it
     const items = asArray(value) ?? [value];
-    return { type: 'condition', field, operator: op, value: items.map((v, i) => castNonNull(field, v, [...at, String(i)])) };
+    return {
+      type: 'condition',
+      field,
+      operator: op,
+      value: items.map((v, i) => castNonNull(field, v, [...at, String(i)])),
+    };
   }
   if (op === '$between') {
     const items = asArray(value);
-    if (!items || items.length !== 2) {
-      throw validationError(`${path} expects an array of two values`, { key: field.name, path, source: 'query', param: 'filters' });
+    if (items?.length !== 2) {
+      throw validationError(`${path} expects an array of two values`, {
+        key: field.name,
+        path,
+        source: 'query',
+        param: 'filters',
+      });
     }
-    return { type: 'condition', field, operator: op, value: [castNonNull(field, items[0], [...at, '0']), castNonNull(field, items[1], [...at, '1'])] };
+    return {
+      type: 'condition',
+      field,
+      operator: op,
+      value: [castNonNull(field, items[0], [...at, '0']), castNonNull(field, items[1], [...at, '1'])],
+    };
   }
   const list = asArray(value);
-  if (list) return group('or', list.map((v, i) => condition(field, op, v, join(path, String(i)))));
-  if (TEXT_OPERATORS.has(op)) return { type: 'condition', field, operator: op as TextOperator, value: castText(field, value, at) };
+  if (list)
+    return group(
+      'or',
+      list.map((v, i) => condition(field, op, v, join(path, String(i)))),
+    );
+  if (TEXT_OPERATORS.has(op))
+    return { type: 'condition', field, operator: op as TextOperator, value: castText(field, value, at) };
   const operator = op as '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte';
   if (value === null && (op === '$eq' || op === '$ne')) return { type: 'condition', field, operator, value: null };
   return { type: 'condition', field, operator, value: castNonNull(field, value, at) };
@@ -130,7 +212,12 @@ function condition(field: FieldRef, op: FilterOperator, value: unknown, path: st
 /** Only `$eq`/`$ne` give null a meaning (IS NULL / IS NOT NULL); elsewhere it is an error. */
 function castNonNull(field: FieldRef, value: unknown, path: string[]): FilterValue {
   if (value === null || value === undefined) {
-    throw validationError(`${path.join('.')} cannot be null`, { key: field.name, path: path.join('.'), source: 'query', param: 'filters' });
+    throw validationError(`${path.join('.')} cannot be null`, {
+      key: field.name,
+      path: path.join('.'),
+      source: 'query',
+      param: 'filters',
+    });
   }
   return castValue(field, value, path);
 }

@@ -13,7 +13,10 @@ import { COLUMNS, fragment, ORDER_KEY, quote, type SqlFragment } from './sql.ts'
 const DATA = quote(COLUMNS.data);
 
 /** A column of the rows under `alias` in a statement naming two row sets. */
-const of = (alias: string) => (column: keyof typeof COLUMNS): string => `${quote(alias)}.${quote(COLUMNS[column])}`;
+const of =
+  (alias: string) =>
+  (column: keyof typeof COLUMNS): string =>
+    `${quote(alias)}.${quote(COLUMNS[column])}`;
 
 /** JSON null: what a to-one relation or single media holds once its target is gone. */
 export const JSON_NULL: SqlFragment = fragment(`'null'::jsonb`);
@@ -34,10 +37,11 @@ export const listWith = (attribute: string, documentId: string): SqlFragment =>
   fragment(`coalesce(${DATA} -> ?, '[]'::jsonb) || to_jsonb(?::text)`, [attribute, documentId]);
 
 /** A multiple media attribute's file ids without `ids` (numbers, order kept). */
-export const filesWithout = (attribute: string, ids: number[]): SqlFragment => fragment(
-  `jsonb_path_query_array(${DATA} -> ?, '$[*] \\? (!(@ == $ids[*]))', jsonb_build_object('ids', ?::jsonb))`,
-  [attribute, JSON.stringify(ids)],
-);
+export const filesWithout = (attribute: string, ids: number[]): SqlFragment =>
+  fragment(`jsonb_path_query_array(${DATA} -> ?, '$[*] \\? (!(@ == $ids[*]))', jsonb_build_object('ids', ?::jsonb))`, [
+    attribute,
+    JSON.stringify(ids),
+  ]);
 
 /** `write` (a `data` expression) without the rank `documentId` had in `attribute`'s inverse list. */
 export const withoutRank = (write: SqlFragment, attribute: string, documentId: string): SqlFragment =>
@@ -64,7 +68,10 @@ export const holdsFile = (attribute: string, id: number, multiple: boolean): Sql
  * `attribute`, in the owner rows of `table` (of `locale` when not null): one statement.
  */
 export function setRanks(
-  table: string, attribute: string, documentId: string, moved: Array<{ id: string; rank: number }>,
+  table: string,
+  attribute: string,
+  documentId: string,
+  moved: Array<{ id: string; rank: number }>,
   locale: string | null,
 ): SqlFragment {
   const o = of('o');
@@ -73,13 +80,23 @@ export function setRanks(
     `CASE WHEN jsonb_typeof(${o('data')} ${path}) = 'object' THEN ${o('data')} ${path} ELSE '{}'::jsonb END`;
   const [all, mine] = [object('-> ?'), object('-> ? -> ?')];
   return fragment(
-    `UPDATE ${quote(table)} AS "o" SET ${DATA} = jsonb_set(${o('data')}, ARRAY[?]::text[], (${all})`
-      + ` || jsonb_build_object(?::text, (${mine}) || jsonb_build_object(?::text, "v"."rank")))`
-      + ` FROM unnest(?::text[], ?::int[]) AS "v"("id", "rank") WHERE ${o('documentId')} = "v"."id"`
-      + `${locale === null ? '' : ` AND ${o('locale')} = ?`}`,
+    `UPDATE ${quote(table)} AS "o" SET ${DATA} = jsonb_set(${o('data')}, ARRAY[?]::text[], (${all})` +
+      ` || jsonb_build_object(?::text, (${mine}) || jsonb_build_object(?::text, "v"."rank")))` +
+      ` FROM unnest(?::text[], ?::int[]) AS "v"("id", "rank") WHERE ${o('documentId')} = "v"."id"` +
+      `${locale === null ? '' : ` AND ${o('locale')} = ?`}`,
     [
-      ORDER_KEY, ORDER_KEY, ORDER_KEY, attribute, ORDER_KEY, attribute, ORDER_KEY, attribute, documentId,
-      moved.map((m) => m.id), moved.map((m) => m.rank), ...(locale === null ? [] : [locale]),
+      ORDER_KEY,
+      ORDER_KEY,
+      ORDER_KEY,
+      attribute,
+      ORDER_KEY,
+      attribute,
+      ORDER_KEY,
+      attribute,
+      documentId,
+      moved.map((m) => m.id),
+      moved.map((m) => m.rank),
+      ...(locale === null ? [] : [locale]),
     ],
   );
 }
@@ -90,16 +107,20 @@ export function setRanks(
  * state: one statement.
  */
 export function copyAttributesToLocales(
-  table: string, keys: string[], documentId: string, locale: string, published: boolean,
+  table: string,
+  keys: string[],
+  documentId: string,
+  locale: string,
+  published: boolean,
 ): SqlFragment {
   const state = published ? 'IS NOT NULL' : 'IS NULL';
   const [o, s] = [of('o'), of('s')];
   return fragment(
-    `UPDATE ${quote(table)} AS "o" SET ${DATA} = ${o('data')} || COALESCE((SELECT jsonb_object_agg("k"."key",`
-      + ` ${s('data')} -> "k"."key") FROM unnest(?::text[]) AS "k"("key") WHERE jsonb_exists(${s('data')}, "k"."key")),`
-      + ` '{}'::jsonb) FROM ${quote(table)} AS "s" WHERE ${s('documentId')} = ? AND ${s('locale')} = ?`
-      + ` AND ${s('publishedAt')} ${state} AND ${o('documentId')} = ${s('documentId')}`
-      + ` AND ${o('locale')} <> ${s('locale')} AND ${o('publishedAt')} ${state}`,
+    `UPDATE ${quote(table)} AS "o" SET ${DATA} = ${o('data')} || COALESCE((SELECT jsonb_object_agg("k"."key",` +
+      ` ${s('data')} -> "k"."key") FROM unnest(?::text[]) AS "k"("key") WHERE jsonb_exists(${s('data')}, "k"."key")),` +
+      ` '{}'::jsonb) FROM ${quote(table)} AS "s" WHERE ${s('documentId')} = ? AND ${s('locale')} = ?` +
+      ` AND ${s('publishedAt')} ${state} AND ${o('documentId')} = ${s('documentId')}` +
+      ` AND ${o('locale')} <> ${s('locale')} AND ${o('publishedAt')} ${state}`,
     [keys, documentId, locale],
   );
 }

@@ -13,7 +13,8 @@ const KEYS = new Set(['page', 'pageSize', 'start', 'limit', 'withCount']);
 
 function int(raw: unknown, key: string): number {
   const s = typeof raw === 'number' ? String(raw) : raw;
-  if (typeof s !== 'string' || !/^-?\d{1,9}$/.test(s)) throw validationError(`Invalid pagination ${key}: ${JSON.stringify(raw)}`, { key: `pagination.${key}` });
+  if (typeof s !== 'string' || !/^-?\d{1,9}$/.test(s))
+    throw validationError(`Invalid pagination ${key}: ${JSON.stringify(raw)}`, { key: `pagination.${key}` });
   return Number(s);
 }
 
@@ -33,7 +34,14 @@ function bool(raw: unknown): boolean {
 export function parsePagination(raw: unknown, config: PaginationConfig): Pagination {
   const p = raw === undefined ? {} : raw;
   if (!isPlainObject(p)) throw validationError('Invalid pagination parameter', { key: 'pagination' });
-  for (const key of Object.keys(p)) if (!KEYS.has(key)) throw validationError(`Invalid key ${key}`, { key, path: `pagination.${key}`, source: 'query', param: 'pagination' });
+  for (const key of Object.keys(p))
+    if (!KEYS.has(key))
+      throw validationError(`Invalid key ${key}`, {
+        key,
+        path: `pagination.${key}`,
+        source: 'query',
+        param: 'pagination',
+      });
   const withCount = p.withCount === undefined ? config.withCount : bool(p.withCount);
   const clamp = (n: number): number => Math.max(1, config.maxLimit === null ? n : Math.min(n, config.maxLimit));
   const pageStyle = p.page !== undefined || p.pageSize !== undefined;

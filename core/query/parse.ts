@@ -44,9 +44,18 @@ export interface QueryConfig {
  * The REST query string (already qs-parsed) as one resolved Query, within `config.limits`.
  * Unknown top-level parameters are ignored, as Strapi does without `strictParams`.
  */
-export function parseRestQuery(registry: Registry, uid: string, raw: Record<string, unknown>, config: QueryConfig): Query {
+export function parseRestQuery(
+  registry: Registry,
+  uid: string,
+  raw: Record<string, unknown>,
+  config: QueryConfig,
+): Query {
   for (const key of Object.keys(raw)) {
-    if (NOT_YET.has(key)) throw validationError(`The "${key}" parameter is not supported by this version of Vellum`, { key, source: 'query' });
+    if (NOT_YET.has(key))
+      throw validationError(`The "${key}" parameter is not supported by this version of Vellum`, {
+        key,
+        source: 'query',
+      });
   }
   const locale = raw.locale;
   // '*': every locale (lists every version once; DELETE removes every locale)

@@ -4,9 +4,16 @@
  * filters wrap these in EXISTS, relation sort in a scalar subquery.
  */
 import type { Registry } from '../content-types/registry.ts';
-import type { ContentType } from '../content-types/types.ts';
 import { scopeCondition, type Scope } from './scope-sql.ts';
-import { outerColumn, outerDataOf, quote, type InstanceSource, type RowSource, type Source, type SqlFragment } from './sql.ts';
+import {
+  outerColumn,
+  outerDataOf,
+  quote,
+  type InstanceSource,
+  type RowSource,
+  type Source,
+  type SqlFragment,
+} from './sql.ts';
 import type { ComponentStep, RelationStep } from './types.ts';
 
 /** What a step reaches: the FROM of a subquery, the condition tying it to the outer source, and its rows' source. */
@@ -64,12 +71,26 @@ export function elementsOf(src: Source, attribute: string, alias: string, as: 'j
 }
 
 /** The instance source of an item under `alias`. */
-export const itemSource = (alias: string): InstanceSource => ({ kind: 'instance', sql: `${quote(alias)}.v`, bindings: [] });
+export const itemSource = (alias: string): InstanceSource => ({
+  kind: 'instance',
+  sql: `${quote(alias)}.v`,
+  bindings: [],
+});
 
 /** What a relation step or repeatable component step reaches from `src`, under `alias`. */
-export function hop(registry: Registry, src: Source, step: RelationStep | ComponentStep, alias: string, scope: Scope): Hop {
+export function hop(
+  registry: Registry,
+  src: Source,
+  step: RelationStep | ComponentStep,
+  alias: string,
+  scope: Scope,
+): Hop {
   if (step.type === 'component') {
-    return { from: elementsOf(src, step.attribute, alias), where: { sql: 'TRUE', bindings: [] }, source: itemSource(alias) };
+    return {
+      from: elementsOf(src, step.attribute, alias),
+      where: { sql: 'TRUE', bindings: [] },
+      source: itemSource(alias),
+    };
   }
   const ct = registry.contentType(step.target);
   const tie = link(src, step, alias);
@@ -84,4 +105,4 @@ export function hop(registry: Registry, src: Source, step: RelationStep | Compon
 
 /** Whether a step can reach several rows or instances. */
 export const reachesMany = (step: RelationStep | ComponentStep): boolean =>
-  (step.type === 'component' ? step.repeatable : step.link.toMany);
+  step.type === 'component' ? step.repeatable : step.link.toMany;

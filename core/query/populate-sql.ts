@@ -10,13 +10,27 @@
  * Everything that comes from a request (locales, filter values) is a bound parameter.
  */
 import type { Registry } from '../content-types/registry.ts';
-import { FILE_UID, isLocalized, isScalar, isToMany, type Attribute, type Attributes, type ContentType } from '../content-types/types.ts';
+import {
+  FILE_UID,
+  isLocalized,
+  isScalar,
+  isToMany,
+  type Attribute,
+  type Attributes,
+  type ContentType,
+} from '../content-types/types.ts';
 import { invalidQueryKey, validationError } from '../errors.ts';
 import { attributeOf, LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
 import { compileFilters } from './filters.ts';
 import { compileSort } from './sort.ts';
 import {
-  COLUMNS, fragment as frag, isoTimestamp, joinFragments as join, ORDER_KEY, quote, type SqlFragment as Frag,
+  COLUMNS,
+  fragment as frag,
+  isoTimestamp,
+  joinFragments as join,
+  ORDER_KEY,
+  quote,
+  type SqlFragment as Frag,
 } from './sql.ts';
 import { scopeCondition, type Scope } from './scope-sql.ts';
 
@@ -60,14 +74,24 @@ export interface SharedRenders {
 }
 
 /** The lookup key of a shared render: document ids (text) for relations, file ids for media. */
-interface SharedTarget { ct: ContentType; key: 'document_id' | 'id'; toMany: boolean }
+interface SharedTarget {
+  ct: ContentType;
+  key: 'document_id' | 'id';
+  toMany: boolean;
+}
 
 /**
  * Register the CTE rendering `target` once for every document the page references under `name`;
  * returns its name. One CTE per populate node, never per attribute: two aliases of one relation
  * (different fields, nested populate) each get their own.
  */
-function shareRender(ctx: SelectContext, shared: SharedRenders, target: SharedTarget, name: string, node: PopulateNode): string {
+function shareRender(
+  ctx: SelectContext,
+  shared: SharedRenders,
+  target: SharedTarget,
+  name: string,
+  node: PopulateNode,
+): string {
   // quoted names with a colon: no collectionName can take them (`^[a-z_][a-z0-9_]*$`), so no CTE hides a table
   const h = `"v:shared:${shared.ctes.length + 1}"`;
   const t = ctx.alias();
@@ -80,10 +104,12 @@ function shareRender(ctx: SelectContext, shared: SharedRenders, target: SharedTa
     ? `SELECT x.v${cast} FROM ${shared.page} p, jsonb_array_elements_text(${arrayOf(value)}) x(v)`
     : `SELECT (p.data->>${lit(name)})${cast} FROM ${shared.page} p${target.key === 'id' ? ` WHERE jsonb_typeof(${value}) = 'number'` : ''}`;
   const key = `${t}.${target.key}`;
-  shared.ctes.push(frag(
-    `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS k, ${doc.sql} AS j FROM ${quote(target.ct.collectionName)} ${t} WHERE ${key} IN (${refs}) AND ${scope.sql} ORDER BY ${key}, ${t}.id)`,
-    [...doc.bindings, ...scope.bindings],
-  ));
+  shared.ctes.push(
+    frag(
+      `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS k, ${doc.sql} AS j FROM ${quote(target.ct.collectionName)} ${t} WHERE ${key} IN (${refs}) AND ${scope.sql} ORDER BY ${key}, ${t}.id)`,
+      [...doc.bindings, ...scope.bindings],
+    ),
+  );
   return h;
 }
 
@@ -96,19 +122,32 @@ function lookUp(h: string, data: string, name: string, target: SharedTarget, ctx
     return frag(`(SELECT ${h}.j FROM ${h} WHERE ${guard}${h}.k = (${data}->>${lit(name)})${cast})`);
   }
   const o = ctx.alias();
-  return list(frag(`SELECT json_agg(${h}.j ORDER BY ${o}.n) FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${o}(v, n) JOIN ${h} ON ${h}.k = ${o}.v${cast}`));
+  return list(
+    frag(
+      `SELECT json_agg(${h}.j ORDER BY ${o}.n) FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${o}(v, n) JOIN ${h} ON ${h}.k = ${o}.v${cast}`,
+    ),
+  );
 }
 
 /** Whether this populate of a page document can be a shared render. */
 const shareable = (
-  ctx: SelectContext, owner: { alias: string } | null, node: PopulateNode,
+  ctx: SelectContext,
+  owner: { alias: string } | null,
+  node: PopulateNode,
 ): ctx is SelectContext & { shared: SharedRenders } =>
-  ctx.shared !== undefined && owner !== null && owner.alias === ctx.shared.root && !node.filters
-  && !(node.sort && node.sort.length > 0) && !node.count && !node.pagination && !node.total;
+  ctx.shared !== undefined &&
+  owner !== null &&
+  owner.alias === ctx.shared.root &&
+  !node.filters &&
+  !(node.sort && node.sort.length > 0) &&
+  !node.count &&
+  !node.pagination &&
+  !node.total;
 
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 /** The elements of a jsonb value that should be an array; none when it is anything else. */
-const arrayOf = (value: string): string => `CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END`;
+const arrayOf = (value: string): string =>
+  `CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END`;
 const SYSTEM = ['createdAt', 'updatedAt', 'publishedAt'] as const;
 
 const hidden = (attr: Attribute): boolean => attr.private === true || attr.type === 'password';
@@ -142,20 +181,27 @@ function scalarJson(attr: Attribute, data: string, name: string): Frag {
 /** Scalar attributes a shape shows, in schema order. */
 function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] {
   const wanted = shape.fields ? new Set(shape.fields) : null;
-  return Object.entries(attrs)
-    // naming a private attribute in `fields` does not reveal it: only a raw read does
-    .filter(([name, attr]) => isScalar(attr) && !(ctx.redact && hidden(attr)) && (wanted ? wanted.has(name) : true))
-    .map(([name]) => name);
+  return (
+    Object.entries(attrs)
+      // naming a private attribute in `fields` does not reveal it: only a raw read does
+      .filter(([name, attr]) => isScalar(attr) && !(ctx.redact && hidden(attr)) && (wanted ? wanted.has(name) : true))
+      .map(([name]) => name)
+  );
 }
 
 /** The JSON of one document row under `alias`. */
 export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
-  const pairs: Array<[string, Frag]> = [['id', frag(`${alias}.id`)], ['documentId', frag(`${alias}.document_id`)]];
+  const pairs: Array<[string, Frag]> = [
+    ['id', frag(`${alias}.id`)],
+    ['documentId', frag(`${alias}.document_id`)],
+  ];
   for (const name of scalars(ctx, ct.attributes, shape)) {
     pairs.push([name, scalarJson(ct.attributes[name], `${alias}.data`, name)]);
   }
-  for (const key of SYSTEM) if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMNS[key]}`))]);
-  if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale'))) pairs.push(['locale', frag(`${alias}.locale`)]);
+  for (const key of SYSTEM)
+    if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMNS[key]}`))]);
+  if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale')))
+    pairs.push(['locale', frag(`${alias}.locale`)]);
   const inner: SelectContext = { ...ctx, row: { alias, ct } };
   for (const [key, node] of Object.entries(shape.populate ?? {})) {
     pairs.push([key, populated(inner, ct.attributes, `${alias}.data`, attributeOf(key, node), node, { alias, ct })]);
@@ -215,12 +261,16 @@ function listJson(items: Items, node: PopulateNode): Frag {
     nodes = list(frag(`SELECT json_agg(${item.sql} ORDER BY ${order.sql}) ${body.sql}`, bindings));
   } else {
     // numbered by the window function, cut before the items' JSON is built (outside the cut)
-    const window = `SELECT ${items.columns}, row_number() OVER (ORDER BY ${order.sql}) AS ${POSITION} ${body.sql}`
-      + ` ORDER BY ${POSITION} OFFSET ?${p.limit === null ? '' : ' LIMIT ?'}`;
-    nodes = list(frag(
-      `SELECT json_agg(${item.sql} ORDER BY ${alias}.${POSITION}) FROM (${window}) ${alias}`,
-      [...bindings, p.start, ...(p.limit === null ? [] : [p.limit])],
-    ));
+    const window =
+      `SELECT ${items.columns}, row_number() OVER (ORDER BY ${order.sql}) AS ${POSITION} ${body.sql}` +
+      ` ORDER BY ${POSITION} OFFSET ?${p.limit === null ? '' : ' LIMIT ?'}`;
+    nodes = list(
+      frag(`SELECT json_agg(${item.sql} ORDER BY ${alias}.${POSITION}) FROM (${window}) ${alias}`, [
+        ...bindings,
+        p.start,
+        ...(p.limit === null ? [] : [p.limit]),
+      ]),
+    );
   }
   if (!node.total) return nodes;
   const total = frag(`(SELECT count(*) ${body.sql})`, body.bindings);
@@ -233,8 +283,10 @@ const POSITION = '"v:n"';
 
 /** Whether `attr` populates as a list, which `pagination` and `total` apply to. */
 const isList = (attr: Attribute): boolean =>
-  (attr.type === 'relation' && isToMany(attr)) || (attr.type === 'media' && attr.multiple === true)
-  || (attr.type === 'component' && attr.repeatable === true) || attr.type === 'dynamiczone';
+  (attr.type === 'relation' && isToMany(attr)) ||
+  (attr.type === 'media' && attr.multiple === true) ||
+  (attr.type === 'component' && attr.repeatable === true) ||
+  attr.type === 'dynamiczone';
 
 /**
  * The attribute a node populates. The tree comes from code (GraphQL, plugins), unchecked by
@@ -256,13 +308,24 @@ function attributeNamed(attrs: Attributes, name: string, node: PopulateNode): At
 }
 
 /** One populated attribute of a document (`owner` set) or component instance, read from `data`. */
-function populated(ctx: SelectContext, attrs: Attributes, data: string, name: string, node: PopulateNode, owner: { alias: string; ct: ContentType } | null): Frag {
+function populated(
+  ctx: SelectContext,
+  attrs: Attributes,
+  data: string,
+  name: string,
+  node: PopulateNode,
+  owner: { alias: string; ct: ContentType } | null,
+): Frag {
   if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name)) return localizations(ctx, owner!, node);
   const attr = attributeNamed(attrs, name, node);
   if (attr.type === 'relation') return relation(ctx, attr, data, name, node, owner);
   if (attr.type === 'media') {
     if (shareable(ctx, owner, node)) {
-      const target: SharedTarget = { ct: ctx.registry.contentType(FILE_UID), key: 'id', toMany: attr.multiple === true };
+      const target: SharedTarget = {
+        ct: ctx.registry.contentType(FILE_UID),
+        key: 'id',
+        toMany: attr.multiple === true,
+      };
       return lookUp(shareRender(ctx, ctx.shared, target, name, node), data, name, target, ctx);
     }
     return media(ctx, attr.multiple === true, data, name, node);
@@ -291,8 +354,10 @@ function populated(ctx: SelectContext, attrs: Attributes, data: string, name: st
     });
     const branches = join(cases, ' ');
     const item = frag(`CASE ${e}.v->>'__component' ${branches.sql} END`, branches.bindings);
-    const body = frag(`FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n)`
-      + ` WHERE ${e}.v->>'__component' IN (${shown.map(lit).join(', ')})`);
+    const body = frag(
+      `FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n)` +
+        ` WHERE ${e}.v->>'__component' IN (${shown.map(lit).join(', ')})`,
+    );
     return listJson({ alias: e, columns: `${e}.v`, item, body, order: frag(`${e}.n`) }, node);
   }
   throw new Error(`${name} cannot be populated`);
@@ -311,7 +376,14 @@ function ordering(ctx: SelectContext, uid: string, alias: string, node: Populate
   return compileSort(ctx.registry, uid, node.sort, alias, ctx.scope);
 }
 
-function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, data: string, name: string, node: PopulateNode, owner: { alias: string; ct: ContentType } | null): Frag {
+function relation(
+  ctx: SelectContext,
+  attr: Attribute & { type: 'relation' },
+  data: string,
+  name: string,
+  node: PopulateNode,
+  owner: { alias: string; ct: ContentType } | null,
+): Frag {
   const target = ctx.registry.contentType(attr.target);
   if (!attr.mappedBy && shareable(ctx, owner, node)) {
     const shared: SharedTarget = { ct: target, key: 'document_id', toMany: isToMany(attr) };
@@ -327,7 +399,9 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
   if (attr.mappedBy) {
     const own = ctx.registry.owningSide(attr)!;
     // the owners hold this document's id; containment lets the GIN index find them
-    const held = own.toMany ? `jsonb_build_object(${lit(own.attribute)}, jsonb_build_array(${owner!.alias}.document_id))` : `jsonb_build_object(${lit(own.attribute)}, ${owner!.alias}.document_id)`;
+    const held = own.toMany
+      ? `jsonb_build_object(${lit(own.attribute)}, jsonb_build_array(${owner!.alias}.document_id))`
+      : `jsonb_build_object(${lit(own.attribute)}, ${owner!.alias}.document_id)`;
     from = `${quote(target.collectionName)} ${t}`;
     link = `${t}.data @> ${held}`;
     natural = `(SELECT min(f.id) FROM ${quote(target.collectionName)} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
@@ -346,12 +420,20 @@ function relation(ctx: SelectContext, attr: Attribute & { type: 'relation' }, da
   }
   const filter = join([scope, where], ' AND ');
   if (node.count) {
-    return frag(`json_build_object('count', (SELECT count(*) FROM ${from} WHERE ${link} AND ${filter.sql}))`, filter.bindings);
+    return frag(
+      `json_build_object('count', (SELECT count(*) FROM ${from} WHERE ${link} AND ${filter.sql}))`,
+      filter.bindings,
+    );
   }
   const doc = documentJson(ctx, target, t, node);
   const order = ordering(ctx, target.uid, t, node, natural);
   const body = `FROM ${from} WHERE ${link} AND ${filter.sql}`;
-  if (!toMany) return frag(`(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`, [...doc.bindings, ...filter.bindings, ...order.bindings]);
+  if (!toMany)
+    return frag(`(SELECT ${doc.sql} ${body} ORDER BY ${order.sql} LIMIT 1)`, [
+      ...doc.bindings,
+      ...filter.bindings,
+      ...order.bindings,
+    ]);
   return listJson({ alias: t, columns: `${t}.*`, item: doc, body: frag(body, filter.bindings), order }, node);
 }
 
@@ -360,11 +442,16 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
   const f = ctx.alias();
   const doc = documentJson(ctx, files, f, node);
   if (!multiple) {
-    return frag(`(SELECT ${doc.sql} FROM ${quote(files.collectionName)} ${f} WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`, doc.bindings);
+    return frag(
+      `(SELECT ${doc.sql} FROM ${quote(files.collectionName)} ${f} WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`,
+      doc.bindings,
+    );
   }
   const o = ctx.alias();
-  const body = frag(`FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n)`
-    + ` JOIN ${quote(files.collectionName)} ${f} ON ${f}.id = ${o}.v::bigint`);
+  const body = frag(
+    `FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n)` +
+      ` JOIN ${quote(files.collectionName)} ${f} ON ${f}.id = ${o}.v::bigint`,
+  );
   return listJson({ alias: f, columns: `${f}.*`, item: doc, body, order: frag(`${o}.n`) }, node);
 }
 
@@ -375,8 +462,8 @@ function localizations(ctx: SelectContext, owner: { alias: string; ct: ContentTy
   const status = scopeCondition(ct, t, { status: ctx.scope.status, locale: '*' });
   const doc = documentJson(ctx, ct, t, node);
   const body = frag(
-    `FROM ${quote(ct.collectionName)} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id`
-      + ` AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,
+    `FROM ${quote(ct.collectionName)} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id` +
+      ` AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,
     status.bindings,
   );
   return listJson({ alias: t, columns: `${t}.*`, item: doc, body, order: frag(`${t}.id`) }, node);

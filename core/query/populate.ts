@@ -7,7 +7,6 @@ import type { Registry } from '../content-types/registry.ts';
 import { LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
 import { isPlainObject } from '../config/merge.ts';
 
-
 /**
  * How many relations/components deep a populate may reach. The brief sets no limit, but each
  * level costs statements; a dotted path like `a.b.a.b…` (which qs' depth limit does not bound)
@@ -39,7 +38,10 @@ const unknownKey = (key: string, at: At): Error => invalidQueryKey(key, at.attri
 
 function checkDepth(path: string): void {
   if (path.split('.').filter((p) => p !== 'populate' && p !== 'on').length > MAX_POPULATE_DEPTH) {
-    throw validationError(`populate is nested more than ${MAX_POPULATE_DEPTH} levels deep`, { key: 'populate', source: 'query' });
+    throw validationError(`populate is nested more than ${MAX_POPULATE_DEPTH} levels deep`, {
+      key: 'populate',
+      source: 'query',
+    });
   }
 }
 
@@ -109,13 +111,19 @@ const invalidPopulate = (path: string): Error =>
 /** `name` of `uid` (or its `localizations`), populatable or not; undefined when there is none. */
 function attribute(registry: Registry, uid: string, name: string): Attribute | undefined {
   const attrs = registry.attributesOf(uid);
-  if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name) && hasLocalizations(registry, uid)) return localizationsAttribute(uid);
+  if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name) && hasLocalizations(registry, uid))
+    return localizationsAttribute(uid);
   return Object.hasOwn(attrs, name) ? attrs[name] : undefined;
 }
 
 /** `a.b.c`: populate a, then b inside it, then c. Errors name the path down to the bad name. */
 function addDotted(
-  registry: Registry, uid: string, tree: PopulateTree, parts: string[], path: string, base: string,
+  registry: Registry,
+  uid: string,
+  tree: PopulateTree,
+  parts: string[],
+  path: string,
+  base: string,
 ): void {
   const [head, ...rest] = parts;
   const full = join(path, head);

@@ -59,7 +59,9 @@ function columns(ct: ContentType, alias: string | undefined, numeric: boolean): 
  * expression must be; the read repeats it exactly, with the read's alias, to use the index.
  */
 export function searchText(ct: ContentType, alias?: string): string {
-  return `(${columns(ct, alias, true).map((col) => `coalesce(${col}, '')`).join(` || ' ' || `)})`;
+  return `(${columns(ct, alias, true)
+    .map((col) => `coalesce(${col}, '')`)
+    .join(` || ' ' || `)})`;
 }
 
 /** Strapi's test for "the query is a number" (lodash's `toNumber` is not NaN): `12`, ` 1.5 `, `0x1f`, `1e3`. */

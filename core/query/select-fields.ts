@@ -14,7 +14,13 @@ const DOCUMENT_FIELDS = new Set(['id', 'documentId', 'createdAt', 'updatedAt', '
  */
 export function resolveFields(registry: Registry, uid: string, raw: unknown, redact: boolean): string[] | undefined {
   if (raw === undefined || raw === '*') return undefined;
-  const names = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+  const names =
+    typeof raw === 'string'
+      ? raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : raw;
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
     throw validationError('Invalid fields parameter', { key: 'fields', source: 'query' });
   }

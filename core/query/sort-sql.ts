@@ -22,7 +22,16 @@ import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { DEFAULT_SCOPE, scopeCondition, type Scope } from './scope-sql.ts';
 import { componentSource, hop, reachesMany } from './paths-sql.ts';
-import { castOf, column, joinFragments, quote, typedExpr, type RowSource, type Source, type SqlFragment } from './sql.ts';
+import {
+  castOf,
+  column,
+  joinFragments,
+  quote,
+  typedExpr,
+  type RowSource,
+  type Source,
+  type SqlFragment,
+} from './sql.ts';
 import type { ComponentStep, RelationStep, SortSpec } from './types.ts';
 
 interface Ctx {
@@ -37,15 +46,23 @@ function aggregate(spec: SortSpec, value: string): string {
 }
 
 /** The value `spec` orders by, read from `src` through `steps`. */
-function sortValue(ctx: Ctx, src: Source, steps: Array<RelationStep | ComponentStep>, spec: SortSpec, depth: number): SqlFragment {
+function sortValue(
+  ctx: Ctx,
+  src: Source,
+  steps: Array<RelationStep | ComponentStep>,
+  spec: SortSpec,
+  depth: number,
+): SqlFragment {
   if (steps.length === 0) return typedExpr(src, spec.field);
   const [step, ...rest] = steps;
-  if (step.type === 'component' && !step.repeatable) return sortValue(ctx, componentSource(src, step.attribute), rest, spec, depth);
+  if (step.type === 'component' && !step.repeatable)
+    return sortValue(ctx, componentSource(src, step.attribute), rest, spec, depth);
   const alias = `_vs${depth + 1}`;
   const h = hop(ctx.registry, src, step, alias, ctx.scope);
-  const value = step.type === 'relation' && rest.some((s) => s.type === 'relation')
-    ? lookUp(valueMap(ctx, step, rest, spec, depth + 1), alias, spec)
-    : sortValue(ctx, h.source, rest, spec, depth + 1);
+  const value =
+    step.type === 'relation' && rest.some((s) => s.type === 'relation')
+      ? lookUp(valueMap(ctx, step, rest, spec, depth + 1), alias, spec)
+      : sortValue(ctx, h.source, rest, spec, depth + 1);
   const bindings = [...value.bindings, ...h.from.bindings, ...h.where.bindings];
   const where = h.where.sql === 'TRUE' ? '' : ` WHERE ${h.where.sql}`;
   if (reachesMany(step)) return { sql: `(SELECT ${aggregate(spec, value.sql)} FROM ${h.from.sql}${where})`, bindings };
@@ -54,7 +71,13 @@ function sortValue(ctx: Ctx, src: Source, steps: Array<RelationStep | ComponentS
 }
 
 /** Every row in scope of `step`'s target, by id, to the value it orders by through `rest`: one jsonb object. */
-function valueMap(ctx: Ctx, step: RelationStep, rest: Array<RelationStep | ComponentStep>, spec: SortSpec, depth: number): SqlFragment {
+function valueMap(
+  ctx: Ctx,
+  step: RelationStep,
+  rest: Array<RelationStep | ComponentStep>,
+  spec: SortSpec,
+  depth: number,
+): SqlFragment {
   const ct = ctx.registry.contentType(step.target);
   const alias = `_vm${depth}`;
   const value = sortValue(ctx, { alias, table: ct.collectionName }, rest, spec, depth);
@@ -66,16 +89,27 @@ function valueMap(ctx: Ctx, step: RelationStep, rest: Array<RelationStep | Compo
 }
 
 /** The value of the row under `alias` in `map`, of the type `typedExpr` gives the field. */
-const lookUp = (map: SqlFragment, alias: string, spec: SortSpec): SqlFragment =>
-  ({ sql: `(${map.sql}->>${quote(alias)}."id"::text)${castOf(spec.field)}`, bindings: map.bindings });
+const lookUp = (map: SqlFragment, alias: string, spec: SortSpec): SqlFragment => ({
+  sql: `(${map.sql}->>${quote(alias)}."id"::text)${castOf(spec.field)}`,
+  bindings: map.bindings,
+});
 
 /**
  * The ORDER BY list of `specs` on `uid`'s rows (under `alias` if they have one), then `id`, so
  * rows that tie keep one order from page to page. Nulls come last ascending and first
  * descending (PostgreSQL's default, as in Strapi). Related documents are read in `scope`, the read's.
  */
-export function compileSort(registry: Registry, uid: string, specs: SortSpec[], alias?: string, scope: Scope = DEFAULT_SCOPE): SqlFragment {
-  const src: RowSource = { alias, table: registry.hasContentType(uid) ? registry.contentType(uid).collectionName : undefined };
+export function compileSort(
+  registry: Registry,
+  uid: string,
+  specs: SortSpec[],
+  alias?: string,
+  scope: Scope = DEFAULT_SCOPE,
+): SqlFragment {
+  const src: RowSource = {
+    alias,
+    table: registry.hasContentType(uid) ? registry.contentType(uid).collectionName : undefined,
+  };
   const ctx = { registry, scope };
   const keys = specs.map((s) => {
     const e = sortValue(ctx, src, s.path ?? [], s, 0);
@@ -88,7 +122,12 @@ export function compileSort(registry: Registry, uid: string, specs: SortSpec[], 
 
 /** Order `q` by `specs` (see `compileSort`). */
 export function applySort(
-  q: Knex.QueryBuilder, registry: Registry, uid: string, specs: SortSpec[], alias?: string, scope: Scope = DEFAULT_SCOPE,
+  q: Knex.QueryBuilder,
+  registry: Registry,
+  uid: string,
+  specs: SortSpec[],
+  alias?: string,
+  scope: Scope = DEFAULT_SCOPE,
 ): Knex.QueryBuilder {
   const order = compileSort(registry, uid, specs, alias, scope);
   return q.orderByRaw(order.sql, order.bindings);

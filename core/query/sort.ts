@@ -43,7 +43,11 @@ function order(raw: unknown): SortSpec['order'] {
  * A dynamic zone, or a relation or component named last, is an invalid key.
  */
 function resolvePath(ctx: Ctx, { names, direction }: Written): SortSpec {
-  if (names.length > MAX_SORT_DEPTH) throw validationError(`Invalid sort: a path has more than ${MAX_SORT_DEPTH} names`, details(names[0], names.join('.')));
+  if (names.length > MAX_SORT_DEPTH)
+    throw validationError(
+      `Invalid sort: a path has more than ${MAX_SORT_DEPTH} names`,
+      details(names[0], names.join('.')),
+    );
   const path: Array<RelationStep | ComponentStep> = [];
   let uid = ctx.uid;
   for (const [i, name] of names.entries()) {
@@ -74,10 +78,14 @@ function fromString(item: string): Written {
 
 /** `{ author: { name: 'asc' } }`: every leaf is one key, its names the path to it. */
 function fromObject(raw: Record<string, unknown>, prefix: string[]): Written[] {
-  if (prefix.length > MAX_SORT_DEPTH) throw validationError(`Invalid sort: a path has more than ${MAX_SORT_DEPTH} names`, details(prefix[0], prefix.join('.')));
-  return Object.entries(raw).flatMap(([name, value]) => (
-    isPlainObject(value) ? fromObject(value, [...prefix, name]) : [{ names: [...prefix, name], direction: value }]
-  ));
+  if (prefix.length > MAX_SORT_DEPTH)
+    throw validationError(
+      `Invalid sort: a path has more than ${MAX_SORT_DEPTH} names`,
+      details(prefix[0], prefix.join('.')),
+    );
+  return Object.entries(raw).flatMap(([name, value]) =>
+    isPlainObject(value) ? fromObject(value, [...prefix, name]) : [{ names: [...prefix, name], direction: value }],
+  );
 }
 
 function written(raw: unknown): Written[] {
@@ -87,7 +95,10 @@ function written(raw: unknown): Written[] {
     // past qs' arrayLimit, `sort[150]=x` arrives as an object with index keys
     const keys = Object.keys(raw);
     if (keys.length > 0 && keys.every((k) => /^\d+$/.test(k))) {
-      return keys.map(Number).sort((a, b) => a - b).flatMap((i) => written(raw[String(i)]));
+      return keys
+        .map(Number)
+        .sort((a, b) => a - b)
+        .flatMap((i) => written(raw[String(i)]));
     }
     return fromObject(raw, []);
   }

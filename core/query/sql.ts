@@ -33,7 +33,8 @@ export type Source = RowSource | InstanceSource;
 export const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
 
 /** A column of the row source's table, qualified when it has an alias. */
-export const column = (src: RowSource, name: string): string => (src.alias ? `${quote(src.alias)}.${quote(name)}` : quote(name));
+export const column = (src: RowSource, name: string): string =>
+  src.alias ? `${quote(src.alias)}.${quote(name)}` : quote(name);
 
 /** A column of the row, always qualified: for references from inside a subquery. */
 export function outerColumn(src: RowSource, name: string): string {
@@ -44,19 +45,24 @@ export function outerColumn(src: RowSource, name: string): string {
 
 /** The jsonb holding the source's attributes (`data` of a row, the instance itself). */
 export const dataOf = (src: Source): SqlFragment =>
-  (src.kind === 'instance' ? { sql: src.sql, bindings: src.bindings } : { sql: column(src, 'data'), bindings: [] });
+  src.kind === 'instance' ? { sql: src.sql, bindings: src.bindings } : { sql: column(src, 'data'), bindings: [] };
 
 /** The same, always qualified: for references from inside a subquery. */
 export const outerDataOf = (src: Source): SqlFragment =>
-  (src.kind === 'instance' ? { sql: src.sql, bindings: src.bindings } : { sql: outerColumn(src, 'data'), bindings: [] });
+  src.kind === 'instance' ? { sql: src.sql, bindings: src.bindings } : { sql: outerColumn(src, 'data'), bindings: [] };
 
 /**
  * The columns every document table has (database/sync.ts creates them), by the API's name for
  * them: the one place their SQL names are written.
  */
 export const COLUMNS = {
-  id: 'id', documentId: 'document_id', locale: 'locale', publishedAt: 'published_at', data: 'data',
-  createdAt: 'created_at', updatedAt: 'updated_at',
+  id: 'id',
+  documentId: 'document_id',
+  locale: 'locale',
+  publishedAt: 'published_at',
+  data: 'data',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
 } as const satisfies Record<SystemField | 'data', string>;
 
 /** The columns a row is selected with (`Row` in documents/rows.ts). */
@@ -143,7 +149,8 @@ export function placeholder(f: FieldRef, value: unknown): SqlFragment {
 export const fragment = (sql: string, bindings: Knex.Value[] = []): SqlFragment => ({ sql, bindings });
 
 /** A timestamp column as the API prints it: ISO 8601, UTC, milliseconds (`2024-05-01T10:00:00.000Z`). */
-export const isoTimestamp = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const isoTimestamp = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** Join fragments with a separator, concatenating their bindings in order. */
 export function joinFragments(parts: SqlFragment[], separator: string): SqlFragment {

@@ -84,16 +84,42 @@ export interface Query {
 
 /** Strapi's attribute-level operators (the logical ones, `$and $or $not`, become nodes). */
 export const FILTER_OPERATORS = [
-  '$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte', '$in', '$notIn',
-  '$contains', '$notContains', '$containsi', '$notContainsi', '$null', '$notNull', '$between',
-  '$startsWith', '$startsWithi', '$endsWith', '$endsWithi',
+  '$eq',
+  '$eqi',
+  '$ne',
+  '$nei',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$in',
+  '$notIn',
+  '$contains',
+  '$notContains',
+  '$containsi',
+  '$notContainsi',
+  '$null',
+  '$notNull',
+  '$between',
+  '$startsWith',
+  '$startsWithi',
+  '$endsWith',
+  '$endsWithi',
 ] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 /** Operators whose value is matched as text, never cast to the attribute's type (as Strapi). */
 export type TextOperator =
-  | '$eqi' | '$nei' | '$contains' | '$notContains' | '$containsi' | '$notContainsi'
-  | '$startsWith' | '$startsWithi' | '$endsWith' | '$endsWithi';
+  | '$eqi'
+  | '$nei'
+  | '$contains'
+  | '$notContains'
+  | '$containsi'
+  | '$notContainsi'
+  | '$startsWith'
+  | '$startsWithi'
+  | '$endsWith'
+  | '$endsWithi';
 
 /** Columns every row has, by the name the API gives them. */
 export type SystemField = 'id' | 'documentId' | 'locale' | 'createdAt' | 'updatedAt' | 'publishedAt';
@@ -103,9 +129,7 @@ export type SystemField = 'id' | 'documentId' | 'locale' | 'createdAt' | 'update
  * its node applies to: an attribute stored in `data`, or a column (on a component instance,
  * only `id`, which it stores in its JSON).
  */
-export type FieldRef =
-  | { kind: 'attribute'; name: string; type: ScalarType }
-  | { kind: 'system'; name: SystemField };
+export type FieldRef = { kind: 'attribute'; name: string; type: ScalarType } | { kind: 'system'; name: SystemField };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -120,7 +144,12 @@ export type FilterValue = JsonValue;
  * (IS NULL / IS NOT NULL).
  */
 export type FilterCondition =
-  | { type: 'condition'; field: FieldRef; operator: '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte'; value: FilterValue }
+  | {
+      type: 'condition';
+      field: FieldRef;
+      operator: '$eq' | '$ne' | '$lt' | '$lte' | '$gt' | '$gte';
+      value: FilterValue;
+    }
   | { type: 'condition'; field: FieldRef; operator: TextOperator; value: string }
   | { type: 'condition'; field: FieldRef; operator: '$in' | '$notIn'; value: FilterValue[] }
   | { type: 'condition'; field: FieldRef; operator: '$between'; value: [FilterValue, FilterValue] }

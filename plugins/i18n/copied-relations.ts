@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import { type Attributes, isLocalized, isPlainObject, type Registry, validationError } from '../../core/index.ts';
 
-interface Ref { target: string; documentId: string }
+interface Ref {
+  target: string;
+  documentId: string;
+}
 
 const idsOf = (value: unknown): string[] => {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
@@ -37,7 +40,11 @@ function collect(registry: Registry, attributes: Attributes, data: Record<string
  * relations are localized and never copied. Targets are held FOR KEY SHARE, as every write's.
  */
 export async function checkCopiedRelations(
-  db: Knex, registry: Registry, attributes: Attributes, base: Record<string, unknown>, locale: string,
+  db: Knex,
+  registry: Registry,
+  attributes: Attributes,
+  base: Record<string, unknown>,
+  locale: string,
 ): Promise<void> {
   const refs: Ref[] = [];
   collect(registry, attributes, base, refs);
@@ -48,7 +55,10 @@ export async function checkCopiedRelations(
     const ids = [...new Set(localized.filter((r) => r.target === target).map((r) => r.documentId))];
     const table = registry.contentType(target).collectionName;
     const rows: Array<{ document_id: string; locale: string | null }> = await db(table)
-      .select('document_id', 'locale').whereIn('document_id', ids).orderBy('id').forKeyShare();
+      .select('document_id', 'locale')
+      .whereIn('document_id', ids)
+      .orderBy('id')
+      .forKeyShare();
     const locales = new Map<string, Set<string | null>>();
     for (const row of rows) locales.set(row.document_id, (locales.get(row.document_id) ?? new Set()).add(row.locale));
     found.set(target, locales);

@@ -12,13 +12,15 @@ async function syncLocales(app: App, config: I18nConfig): Promise<void> {
   const locales = app.documents(LOCALE_UID);
   const existing = await locales.findMany({ locale: '*' });
   for (const doc of existing) {
-    if (!config.locales.some((l) => l.code === doc.code)) await locales.delete({ documentId: doc.documentId as string });
+    if (!config.locales.some((l) => l.code === doc.code))
+      await locales.delete({ documentId: doc.documentId as string });
   }
   for (const { code, name } of config.locales) {
     const data = { code, name, isDefault: code === config.defaultLocale };
     const found = existing.find((d) => d.code === code);
     if (!found) await locales.create({ data });
-    else if (found.name !== name || found.isDefault !== data.isDefault) await locales.update({ documentId: found.documentId as string, data });
+    else if (found.name !== name || found.isDefault !== data.isDefault)
+      await locales.update({ documentId: found.documentId as string, data });
   }
 }
 

@@ -1,10 +1,16 @@
 import {
-  type ContentType, copyAttributesToLocales, type CreateParams, type Doc, type DocumentContext, type DocumentMiddleware,
-  type DocumentNext, isLocalized, type Registry, type UpdateParams, validationError,
+  type ContentType,
+  copyAttributesToLocales,
+  type Doc,
+  type DocumentContext,
+  type DocumentMiddleware,
+  type DocumentNext,
+  isLocalized,
+  type Registry,
+  validationError,
 } from '../../core/index.ts';
 import type { I18nConfig } from './config.ts';
 import { checkCopiedRelations } from './copied-relations.ts';
-
 
 /**
  * Attributes shared by every locale of a document: those marked `i18n.localized: false`,
@@ -13,7 +19,9 @@ import { checkCopiedRelations } from './copied-relations.ts';
 export function sharedAttributes(ct: ContentType): string[] {
   return Object.entries(ct.attributes)
     .filter(([, attr]) => attr.type !== 'relation')
-    .filter(([, attr]) => (attr.pluginOptions as { i18n?: { localized?: boolean } } | undefined)?.i18n?.localized === false)
+    .filter(
+      ([, attr]) => (attr.pluginOptions as { i18n?: { localized?: boolean } } | undefined)?.i18n?.localized === false,
+    )
     .map(([name]) => name);
 }
 
@@ -52,7 +60,10 @@ export function createI18nMiddleware(config: I18nConfig, registry: Registry): Do
   const resolve = (locale: string | undefined): string => {
     if (locale === undefined) return config.defaultLocale;
     if (locale === '*' || known.has(locale)) return locale;
-    throw validationError(`Invalid locale "${locale}": expected one of ${[...known].join(', ')}`, { key: 'locale', source: 'query' });
+    throw validationError(`Invalid locale "${locale}": expected one of ${[...known].join(', ')}`, {
+      key: 'locale',
+      source: 'query',
+    });
   };
 
   return async (ctx, next) => {
@@ -85,7 +96,10 @@ export function createI18nMiddleware(config: I18nConfig, registry: Registry): Do
 
 /** PUT ?locale=xx: update that localization, or create it when the document exists in other locales only. */
 async function updateOrLocalize(
-  ctx: DocumentContext<'update'>, next: DocumentNext<'update'>, registry: Registry, locale: string,
+  ctx: DocumentContext<'update'>,
+  next: DocumentNext<'update'>,
+  registry: Registry,
+  locale: string,
 ): Promise<Doc | null> {
   const p = ctx.params;
   if (locale === '*') throw oneLocale();
@@ -97,7 +111,10 @@ async function updateOrLocalize(
   }
   const table = ctx.contentType.collectionName;
   // prefer a version in the same state (drafts first: every document has one)
-  const source = await ctx.db(table).first('data').where('document_id', p.documentId)
+  const source = await ctx
+    .db(table)
+    .first('data')
+    .where('document_id', p.documentId)
     .orderByRaw('(published_at IS NULL) DESC, id');
   if (!source) return null;
   const base = pick(source.data, sharedAttributes(ctx.contentType));

@@ -1,10 +1,30 @@
 import {
-  type App, authorizeQuery, type ContentType, type Doc, type DocumentApi, isPlainObject, notFound, paginationMeta,
-  parseRestQuery, type Query, type QueryConfig, type RequestContext, sanitizeInput, validationError,
+  type App,
+  authorizeQuery,
+  type ContentType,
+  type Doc,
+  type DocumentApi,
+  isPlainObject,
+  notFound,
+  paginationMeta,
+  parseRestQuery,
+  type Query,
+  type QueryConfig,
+  type RequestContext,
+  sanitizeInput,
+  validationError,
 } from '../../core/index.ts';
 import { wantsV4, toV4 } from './v4.ts';
 
-export type ControllerName = 'find' | 'findOne' | 'create' | 'update' | 'delete' | 'publish' | 'unpublish' | 'discardDraft';
+export type ControllerName =
+  | 'find'
+  | 'findOne'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'publish'
+  | 'unpublish'
+  | 'discardDraft';
 export type Controllers = Record<ControllerName, (ctx: RequestContext) => Promise<void>>;
 
 /** The body's `data`, which must be an object (Strapi's exact message otherwise). */
@@ -49,14 +69,16 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
 
   /** The documentId a request is about: from the path, or a single type's one document. */
   const documentIdOf = (ctx: RequestContext): Promise<string | undefined> =>
-    (single ? singleDocumentId() : Promise.resolve(ctx.params.documentId));
+    single ? singleDocumentId() : Promise.resolve(ctx.params.documentId);
 
-  const version = (action: 'publish' | 'unpublish' | 'discardDraft') => async (ctx: RequestContext): Promise<void> => {
-    const q = query(ctx);
-    const documentId = await documentIdOf(ctx);
-    const { locale, populate, fields } = q;
-    answer(ctx, documentId ? await docs[action]({ documentId, locale, populate, fields }) : null);
-  };
+  const version =
+    (action: 'publish' | 'unpublish' | 'discardDraft') =>
+    async (ctx: RequestContext): Promise<void> => {
+      const q = query(ctx);
+      const documentId = await documentIdOf(ctx);
+      const { locale, populate, fields } = q;
+      answer(ctx, documentId ? await docs[action]({ documentId, locale, populate, fields }) : null);
+    };
 
   return {
     async find(ctx) {
@@ -89,12 +111,15 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
       }
       // PUT on a single type creates it the first time: looked up and written under the type's
       // lock, so parallel first PUTs make one document (the others update it)
-      answer(ctx, await app.documents.transaction(async (documents, trx) => {
-        await app.documents.lock(trx, ct.uid);
-        const documentId = await singleDocumentId(documents(ct.uid));
-        const api = documents(ct.uid);
-        return documentId ? api.update({ ...q, documentId, data }) : api.create({ ...q, data });
-      }));
+      answer(
+        ctx,
+        await app.documents.transaction(async (documents, trx) => {
+          await app.documents.lock(trx, ct.uid);
+          const documentId = await singleDocumentId(documents(ct.uid));
+          const api = documents(ct.uid);
+          return documentId ? api.update({ ...q, documentId, data }) : api.create({ ...q, data });
+        }),
+      );
     },
     async delete(ctx) {
       const q = query(ctx);

@@ -1,7 +1,6 @@
 import { definePlugin, type HttpMethod, restApiConfig } from '../../core/index.ts';
 import { createControllers, type Controllers } from './controllers.ts';
 
-
 /** method, path suffix, controller, permission action */
 type RouteSpec = [HttpMethod, string, keyof Controllers, string];
 
@@ -47,7 +46,8 @@ export const restPlugin = definePlugin({
       const base = `${prefix}/${single ? ct.info.singularName : ct.info.pluralName}`;
       const specs = [...(single ? SINGLE : COLLECTION)];
       if (ct.options.draftAndPublish) {
-        for (const [method, suffix, controller, action] of VERSION_ACTIONS) specs.push([method, (single ? '' : '/:documentId') + suffix, controller, action]);
+        for (const [method, suffix, controller, action] of VERSION_ACTIONS)
+          specs.push([method, (single ? '' : '/:documentId') + suffix, controller, action]);
       }
       for (const [method, suffix, controller, action] of specs) {
         app.server.route({

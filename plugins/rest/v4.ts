@@ -3,7 +3,8 @@ import { FILE_UID, LOCALIZATIONS, type Registry, type RequestContext } from '../
 type Obj = Record<string, unknown>;
 
 /** Strapi 5 keeps Strapi 4's response shape for clients that send this header (facts §6). */
-export const wantsV4 = (ctx: RequestContext): boolean => ctx.get('strapi-response-format').trim().toLowerCase() === 'v4';
+export const wantsV4 = (ctx: RequestContext): boolean =>
+  ctx.get('strapi-response-format').trim().toLowerCase() === 'v4';
 
 /** A document in Strapi 4's shape: `{id, documentId, attributes}`. */
 export function toV4(registry: Registry, uid: string, doc: Obj): Obj {
@@ -33,9 +34,13 @@ function attributes(registry: Registry, uid: string, obj: Obj): Obj {
     else if (attr.type === 'relation') out[key] = wrap(registry, attr.target, value);
     else if (attr.type === 'media') out[key] = wrap(registry, FILE_UID, value);
     else if (attr.type === 'component') {
-      out[key] = Array.isArray(value) ? value.map((v) => component(registry, attr.component, v)) : component(registry, attr.component, value);
+      out[key] = Array.isArray(value)
+        ? value.map((v) => component(registry, attr.component, v))
+        : component(registry, attr.component, value);
     } else if (attr.type === 'dynamiczone') {
-      out[key] = Array.isArray(value) ? value.map((v) => component(registry, String((v as Obj).__component), v)) : value;
+      out[key] = Array.isArray(value)
+        ? value.map((v) => component(registry, String((v as Obj).__component), v))
+        : value;
     } else out[key] = value;
   }
   return out;

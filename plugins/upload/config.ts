@@ -7,7 +7,9 @@ export const DEFAULT_SIZE_LIMIT = 200 * 1024 * 1024;
 export const DEFAULT_BREAKPOINTS = { large: 1000, medium: 750, small: 500 };
 
 /** A provider module given as an object (rather than a package name): Strapi's `{ init(options) }`. */
-export interface ProviderModule { init(options: PlainObject): unknown }
+export interface ProviderModule {
+  init(options: PlainObject): unknown;
+}
 
 const providerModule = z.custom<ProviderModule>(
   (v) => typeof v === 'object' && v !== null && typeof (v as { init?: unknown }).init === 'function',

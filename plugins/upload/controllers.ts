@@ -1,7 +1,17 @@
 import {
-  type App, type Doc, DOCUMENT_ID, FILE_UID, forbidden, isPlainObject, notFound, parseRestQuery, type QueryConfig,
-  type RequestContext, validationError,
-  type Pagination, authorizeQuery,
+  type App,
+  type Doc,
+  DOCUMENT_ID,
+  FILE_UID,
+  forbidden,
+  isPlainObject,
+  notFound,
+  parseRestQuery,
+  type QueryConfig,
+  type RequestContext,
+  validationError,
+  type Pagination,
+  authorizeQuery,
 } from '../../core/index.ts';
 import { parseMultipart } from './multipart.ts';
 import type { Link } from './link.ts';
@@ -14,7 +24,8 @@ import type { FileInfo, UploadService } from './service.ts';
 const present = (doc: Doc): Doc => ({ ...doc, isUrlSigned: false });
 
 function fileId(raw: unknown): number {
-  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || Number(raw) < 1) throw validationError('Invalid file id', { key: 'id' });
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || Number(raw) < 1)
+    throw validationError('Invalid file id', { key: 'id' });
   return Number(raw);
 }
 
@@ -29,7 +40,8 @@ function fileInfos(values: string[] | undefined): FileInfo[] {
       throw validationError('fileInfo must be JSON', { key: 'fileInfo' });
     }
     for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (!isPlainObject(item)) throw validationError('fileInfo must be an object (or an array of objects)', { key: 'fileInfo' });
+      if (!isPlainObject(item))
+        throw validationError('fileInfo must be an object (or an array of objects)', { key: 'fileInfo' });
       const info: FileInfo = {};
       for (const key of ['name', 'alternativeText', 'caption'] as const) {
         const v = item[key];
@@ -37,7 +49,8 @@ function fileInfos(values: string[] | undefined): FileInfo[] {
         if (key === 'name' ? typeof v !== 'string' || v === '' : v !== null && typeof v !== 'string') {
           throw validationError(`fileInfo.${key} must be a string`, { key: `fileInfo.${key}` });
         }
-        if (typeof v === 'string' && (v.length > 10_000 || v.includes('\u0000'))) throw validationError(`fileInfo.${key} is not a valid text`, { key: `fileInfo.${key}` });
+        if (typeof v === 'string' && (v.length > 10_000 || v.includes('\u0000')))
+          throw validationError(`fileInfo.${key} is not a valid text`, { key: `fileInfo.${key}` });
         info[key] = v as string;
       }
       out.push(info);
@@ -71,7 +84,7 @@ function linkOf(fields: Map<string, string[]>, query: Record<string, unknown>): 
  */
 function requireUpdate(ctx: RequestContext, link: Link): void {
   const auth = ctx.state.auth;
-  if (!auth || !auth.allows(`${link.ref}.update`)) throw forbidden();
+  if (!auth?.allows(`${link.ref}.update`)) throw forbidden();
 }
 
 /** The upload routes, Strapi's content-API shapes: bare arrays and objects, no `{data, meta}`. */
@@ -86,7 +99,10 @@ export function createUploadControllers(app: App, service: UploadService, sizeLi
       if (id !== undefined) {
         // with ?id=: replace the file (one upload) or only update its information (none)
         if (files.length > 1) throw validationError('Only one file can replace an existing one');
-        const doc = files.length === 1 ? await service.replace(fileId(id), files[0], infos[0] ?? {}) : await service.updateInfo(fileId(id), infos[0] ?? {});
+        const doc =
+          files.length === 1
+            ? await service.replace(fileId(id), files[0], infos[0] ?? {})
+            : await service.updateInfo(fileId(id), infos[0] ?? {});
         ctx.body = present(doc);
         return;
       }

@@ -2,7 +2,10 @@ import { fileTypeFromBuffer } from 'file-type';
 import { validationError } from '../../core/index.ts';
 
 /** The type an upload is stored and served as, and the extension that goes with it (`.png`). */
-export interface StoredType { mime: string; ext: string }
+export interface StoredType {
+  mime: string;
+  ext: string;
+}
 
 /** What clients send when they do not know: no claim about the bytes. */
 const GENERIC = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'application/unknown']);
@@ -31,7 +34,9 @@ const TEXT_TYPES: Record<string, string> = {
 /** Containers whose detected type is too broad: the declared member format keeps its own name. */
 const CONTAINERS: Record<string, Record<string, string>> = {
   'application/x-cfb': {
-    'application/msword': '.doc', 'application/vnd.ms-excel': '.xls', 'application/vnd.ms-powerpoint': '.ppt',
+    'application/msword': '.doc',
+    'application/vnd.ms-excel': '.xls',
+    'application/vnd.ms-powerpoint': '.ppt',
   },
 };
 
@@ -82,6 +87,13 @@ export async function storedTypeOf(name: string, buffer: Buffer, declaredMime: s
 /** Types a browser would render or run as a page or script if it opened the file itself. */
 export function isActiveType(mime: string): boolean {
   const m = essence(mime);
-  return m === 'text/html' || m.endsWith('/xml') || m.endsWith('+xml') || m === 'text/xsl'
-    || m.includes('javascript') || m.includes('ecmascript') || m === 'application/x-shockwave-flash';
+  return (
+    m === 'text/html' ||
+    m.endsWith('/xml') ||
+    m.endsWith('+xml') ||
+    m === 'text/xsl' ||
+    m.includes('javascript') ||
+    m.includes('ecmascript') ||
+    m === 'application/x-shockwave-flash'
+  );
 }

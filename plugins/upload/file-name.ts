@@ -6,18 +6,40 @@ import { randomBytes } from 'node:crypto';
  * transliteration under Strapi's slug (@sindresorhus/transliterate) writes them.
  */
 const SPELLED: Record<string, string> = {
-  ß: 'ss', ä: 'ae', Ä: 'Ae', ö: 'oe', Ö: 'Oe', ü: 'ue', Ü: 'Ue',
-  Æ: 'AE', æ: 'ae', Ø: 'O', ø: 'o', Œ: 'OE', œ: 'oe', Þ: 'TH', þ: 'th',
-  Ð: 'D', ð: 'd', Đ: 'D', đ: 'd', Ł: 'L', ł: 'l', ı: 'i',
-  '&': ' and ', '🦄': ' unicorn ', '♥': ' love ',
+  ß: 'ss',
+  ä: 'ae',
+  Ä: 'Ae',
+  ö: 'oe',
+  Ö: 'Oe',
+  ü: 'ue',
+  Ü: 'Ue',
+  Æ: 'AE',
+  æ: 'ae',
+  Ø: 'O',
+  ø: 'o',
+  Œ: 'OE',
+  œ: 'oe',
+  Þ: 'TH',
+  þ: 'th',
+  Ð: 'D',
+  ð: 'd',
+  Đ: 'D',
+  đ: 'd',
+  Ł: 'L',
+  ł: 'l',
+  ı: 'i',
+  '&': ' and ',
+  '🦄': ' unicorn ',
+  '♥': ' love ',
 };
 
 /** Split camelCase words apart, as slugify's `decamelize` does (`MyPhoto` → `My Photo`). */
-const decamelize = (text: string): string => text
-  .replace(/([A-Z]{2,})(\d+)/g, '$1 $2')
-  .replace(/([a-z\d]+)([A-Z]{2,})/g, '$1 $2')
-  .replace(/([a-z\d])([A-Z])/g, '$1 $2')
-  .replace(/([A-Z]+)([A-Z][a-z\d]+)/g, '$1 $2');
+const decamelize = (text: string): string =>
+  text
+    .replace(/([A-Z]{2,})(\d+)/g, '$1 $2')
+    .replace(/([a-z\d]+)([A-Z]{2,})/g, '$1 $2')
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z\d]+)/g, '$1 $2');
 
 /**
  * Strapi's `nameToSlug(name, { separator: '_', lowercase: false })`: Latin letters lose their
@@ -28,7 +50,9 @@ export function slugOf(name: string): string {
   const spelled = [...name.normalize()].map((c) => SPELLED[c] ?? c).join('');
   // canonical decomposition only: a ligature or a superscript is not a letter to keep (`x²` → `x`)
   const latin = spelled.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
-  return decamelize(latin).replace(/[^a-zA-Z\d]+/g, '_').replace(/^_+|_+$/g, '');
+  return decamelize(latin)
+    .replace(/[^a-zA-Z\d]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 /**

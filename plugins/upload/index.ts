@@ -45,7 +45,9 @@ export const uploadPlugin = definePlugin({
     const bodyLimit = config.sizeLimit + FORM_OVERHEAD;
     for (const [method, routePath, action] of routes) {
       app.server.route({
-        method, path: routePath, handler: (ctx) => controllers[action](ctx),
+        method,
+        path: routePath,
+        handler: (ctx) => controllers[action](ctx),
         config: { action: `plugin::upload.content-api.${action}` },
         bodyLimit: method === 'POST' ? bodyLimit : undefined,
       });

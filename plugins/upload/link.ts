@@ -1,6 +1,12 @@
 import type { Knex } from 'knex';
 import {
-  allowedTypesIssue, type App, type AppError, type ContentType, type DocumentApi, fieldErrors, type MediaAttribute,
+  allowedTypesIssue,
+  type App,
+  type AppError,
+  type ContentType,
+  type DocumentApi,
+  fieldErrors,
+  type MediaAttribute,
   validationError,
 } from '../../core/index.ts';
 
@@ -9,7 +15,12 @@ import {
  * (Strapi 5's form: it names one version) or a documentId; `locale` (the request's `?locale=`)
  * picks the localization a documentId means, as on `PUT /api/:type/:documentId`.
  */
-export interface Link { ref: string; refId: string; field: string; locale?: string }
+export interface Link {
+  ref: string;
+  refId: string;
+  field: string;
+  locale?: string;
+}
 
 /** A link checked against the registry and the database, before any byte is stored. */
 export interface LinkTarget {
@@ -50,12 +61,14 @@ export function createLinker(app: App) {
     }
     const ct = app.registry.contentType(link.ref);
     const attr = Object.hasOwn(ct.attributes, link.field) ? ct.attributes[link.field] : undefined;
-    if (!attr || attr.type !== 'media') {
+    if (attr?.type !== 'media') {
       throw validationError(`Invalid field: ${link.field} is not a media attribute of ${link.ref}`, { key: 'field' });
     }
     const target: LinkTarget = { ct, attr, field: link.field, documentId: link.refId, locale: link.locale };
     if (ROW_ID.test(link.refId)) {
-      const row = await app.db(ct.collectionName).first('document_id', 'locale', 'published_at')
+      const row = await app
+        .db(ct.collectionName)
+        .first('document_id', 'locale', 'published_at')
         .where('id', Number(link.refId));
       if (!row) throw notFoundIn(link);
       target.documentId = row.document_id;
@@ -63,7 +76,8 @@ export function createLinker(app: App) {
       if (ct.options.draftAndPublish) target.status = row.published_at === null ? 'draft' : 'published';
     } else {
       // through the document service: i18n resolves the locale (an unknown one is a 400)
-      const found = await app.documents(ct.uid)
+      const found = await app
+        .documents(ct.uid)
         .findOne({ documentId: link.refId, locale: link.locale, status: 'draft', fields: [] });
       if (!found) throw notFoundIn(link);
     }
@@ -80,20 +94,27 @@ export function createLinker(app: App) {
    * last wrote.
    */
   async function attach(
-    documents: (uid: string) => DocumentApi, trx: Knex.Transaction, target: LinkTarget, ids: number[],
+    documents: (uid: string) => DocumentApi,
+    trx: Knex.Transaction,
+    target: LinkTarget,
+    ids: number[],
   ): Promise<void> {
     const { ct, attr, field, documentId } = target;
     await app.documents.lock(trx, ct.uid, documentId);
     const docs = documents(ct.uid);
     const draft = await docs.findOne({
-      documentId, locale: target.locale, status: 'draft', fields: ['locale'], populate: { [field]: { fields: [] } },
+      documentId,
+      locale: target.locale,
+      status: 'draft',
+      fields: ['locale'],
+      populate: { [field]: { fields: [] } },
     });
     if (!draft) throw notFoundIn({ ref: ct.uid, refId: documentId, field, locale: target.locale });
     const locale = typeof draft.locale === 'string' ? draft.locale : undefined;
     const held = draft[field];
     const current = (Array.isArray(held) ? held : held ? [held] : []).map((f) => Number((f as { id: unknown }).id));
     const value = attr.multiple ? [...new Set([...current, ...ids])] : ids[ids.length - 1];
-    const named = target.status ?? (await hasPublished(trx, ct, documentId, locale) ? 'published' : 'draft');
+    const named = target.status ?? ((await hasPublished(trx, ct, documentId, locale)) ? 'published' : 'draft');
     const status = ct.options.draftAndPublish === true ? named : 'draft';
     await docs.update({ documentId, locale, status, data: { [field]: value }, fields: [] });
   }

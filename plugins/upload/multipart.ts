@@ -12,6 +12,7 @@ export interface IncomingFile {
 
 /** File names are kept (`name`) and shown: no control characters, and no longer than file systems hold. */
 function checkFileName(name: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(name)) {
     throw validationError('A file name must not contain control characters (NUL, …)', { key: 'files' });
   }
@@ -32,8 +33,16 @@ export interface ParsedUpload {
  */
 export async function parseMultipart(req: IncomingMessage, sizeLimit: number): Promise<ParsedUpload> {
   // anything but a form carries no files: Strapi answers that with "Files are empty" (400)
-  if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data')) return { files: [], fields: new Map() };
-  const form = formidable({ maxFileSize: sizeLimit, maxTotalFileSize: sizeLimit, maxFields: 1000, maxFieldsSize: 20 * 1024 * 1024, allowEmptyFiles: false, multiples: true });
+  if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data'))
+    return { files: [], fields: new Map() };
+  const form = formidable({
+    maxFileSize: sizeLimit,
+    maxTotalFileSize: sizeLimit,
+    maxFields: 1000,
+    maxFieldsSize: 20 * 1024 * 1024,
+    allowEmptyFiles: false,
+    multiples: true,
+  });
   // formidable lists files as they finish writing; fileInfo pairs with the order they were sent
   const arrival = new Map<unknown, number>();
   form.on('fileBegin', (_name, file) => arrival.set(file, arrival.size));
@@ -48,7 +57,9 @@ export async function parseMultipart(req: IncomingMessage, sizeLimit: number): P
     }
     throw validationError(`Invalid multipart body: ${(err as Error).message}`);
   }
-  const all = Object.values(files).flat().filter((f): f is File => !!f);
+  const all = Object.values(files)
+    .flat()
+    .filter((f): f is File => !!f);
   try {
     const wanted = [...(files.files ?? [])].sort((a, b) => (arrival.get(a) ?? 0) - (arrival.get(b) ?? 0));
     const out: IncomingFile[] = [];

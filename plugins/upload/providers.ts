@@ -27,7 +27,9 @@ export interface UploadProvider {
   delete(file: ProviderFile): Promise<void>;
 }
 
-interface ProviderModule { init(options: PlainObject): UploadProvider }
+interface ProviderModule {
+  init(options: PlainObject): UploadProvider;
+}
 
 /** Where the built-in provider writes: `uploads/` in the public folder, served at `/uploads/...`. */
 export const uploadsDir = (publicDir: string): string => path.join(publicDir, 'uploads');
@@ -76,5 +78,7 @@ export async function loadProvider(
     const init = mod.init ?? mod.default?.init;
     if (typeof init === 'function') return { name: provider, provider: init(options) };
   }
-  throw configurationError(`config/plugins: upload provider "${provider}" was not found (tried @strapi/provider-upload-${provider} and ${provider})`);
+  throw configurationError(
+    `config/plugins: upload provider "${provider}" was not found (tried @strapi/provider-upload-${provider} and ${provider})`,
+  );
 }

@@ -9,8 +9,8 @@ import { isActiveType } from './detect-type.ts';
  * gives a file opened as a document an opaque origin without scripts, so even one a browser
  * renders cannot reach the API's origin (its storage, same-origin requests with its cookies).
  */
-export const UPLOAD_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; "
-  + 'sandbox';
+export const UPLOAD_CSP =
+  "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; " + 'sandbox';
 
 /**
  * Harden the responses that serve uploaded files (the HTTP layer serves them from the public

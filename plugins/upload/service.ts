@@ -7,7 +7,11 @@ import { createLinker, type Link } from './link.ts';
 import type { IncomingFile } from './multipart.ts';
 import type { ProviderFile, UploadProvider } from './providers.ts';
 
-export interface FileInfo { name?: string; alternativeText?: string | null; caption?: string | null }
+export interface FileInfo {
+  name?: string;
+  alternativeText?: string | null;
+  caption?: string | null;
+}
 
 /** Files are read as the document service reads by default: private attributes (`folderPath`) never reach a client. */
 export interface UploadService {
@@ -24,16 +28,22 @@ type TypedFile = IncomingFile & StoredType;
 const typed = (file: IncomingFile): Promise<TypedFile> =>
   storedTypeOf(file.name, file.buffer, file.mime).then((type) => ({ ...file, ...type }));
 
-
 /** The upload plugin's work, shared by its routes: bytes go to the provider, records to the document service. */
-export function createUploadService(app: App, config: UploadConfig, provider: UploadProvider, providerName: string): UploadService {
+export function createUploadService(
+  app: App,
+  config: UploadConfig,
+  provider: UploadProvider,
+  providerName: string,
+): UploadService {
   const linker = createLinker(app);
   const { sizeOptimization, autoOrientation, responsiveDimensions, breakpoints } = config;
   const settings: ImageSettings = { sizeOptimization, autoOrientation, responsiveDimensions, breakpoints };
   /** Give every stored piece back to the provider: a failed upload leaves no bytes behind. */
   async function discard(stored: ProviderFile[]): Promise<void> {
     for (const file of stored) {
-      await provider.delete(file).catch((err: unknown) => app.log.error({ err, hash: file.hash }, 'could not remove an uploaded file'));
+      await provider
+        .delete(file)
+        .catch((err: unknown) => app.log.error({ err, hash: file.hash }, 'could not remove an uploaded file'));
     }
   }
 
@@ -47,16 +57,32 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
     const image = await processImage(file.buffer, settings);
     const buffer = image?.buffer ?? file.buffer;
     const main: ProviderFile = {
-      name, hash, ext, mime: file.mime, size: kilobytes(buffer.length), sizeInBytes: buffer.length,
-      width: image?.width ?? null, height: image?.height ?? null, path: null, buffer,
+      name,
+      hash,
+      ext,
+      mime: file.mime,
+      size: kilobytes(buffer.length),
+      sizeInBytes: buffer.length,
+      width: image?.width ?? null,
+      height: image?.height ?? null,
+      path: null,
+      buffer,
     };
     stored.push(main);
     await provider.upload(main);
     const formats: Record<string, unknown> = {};
     for (const f of image?.formats ?? []) {
       const piece: ProviderFile = {
-        name: `${f.key}_${name}`, hash: `${f.key}_${hash}`, ext, mime: file.mime, path: null,
-        width: f.width, height: f.height, size: kilobytes(f.sizeInBytes), sizeInBytes: f.sizeInBytes, buffer: f.buffer,
+        name: `${f.key}_${name}`,
+        hash: `${f.key}_${hash}`,
+        ext,
+        mime: file.mime,
+        path: null,
+        width: f.width,
+        height: f.height,
+        size: kilobytes(f.sizeInBytes),
+        sizeInBytes: f.sizeInBytes,
+        buffer: f.buffer,
       };
       stored.push(piece);
       await provider.upload(piece);
@@ -64,16 +90,35 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
       formats[f.key] = { ...shape, url: piece.url };
     }
     return {
-      name, alternativeText: info.alternativeText ?? null, caption: info.caption ?? null,
-      width: main.width, height: main.height, formats: Object.keys(formats).length ? formats : null,
-      hash, ext, mime: file.mime, size: main.size, url: main.url, previewUrl: null,
-      provider: providerName, provider_metadata: main.provider_metadata ?? null, folderPath: '/',
+      name,
+      alternativeText: info.alternativeText ?? null,
+      caption: info.caption ?? null,
+      width: main.width,
+      height: main.height,
+      formats: Object.keys(formats).length ? formats : null,
+      hash,
+      ext,
+      mime: file.mime,
+      size: main.size,
+      url: main.url,
+      previewUrl: null,
+      provider: providerName,
+      provider_metadata: main.provider_metadata ?? null,
+      folderPath: '/',
     };
   }
 
   /** The stored pieces of a file record, to delete them. */
   function piecesOf(doc: Doc): ProviderFile[] {
-    const main = { name: doc.name, hash: doc.hash, ext: doc.ext, mime: doc.mime, size: doc.size, url: doc.url, provider_metadata: doc.provider_metadata } as ProviderFile;
+    const main = {
+      name: doc.name,
+      hash: doc.hash,
+      ext: doc.ext,
+      mime: doc.mime,
+      size: doc.size,
+      url: doc.url,
+      provider_metadata: doc.provider_metadata,
+    } as ProviderFile;
     const formats = Object.values((doc.formats ?? {}) as Record<string, ProviderFile>);
     return [main, ...formats];
   }
@@ -83,7 +128,12 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
       if (uploads.length === 0) throw validationError('Files are empty');
       const files = await Promise.all(uploads.map(typed));
       // everything that can be refused is, before a byte is stored
-      const target = link ? await linker.check(link, files.map((f) => f.mime)) : undefined;
+      const target = link
+        ? await linker.check(
+            link,
+            files.map((f) => f.mime),
+          )
+        : undefined;
       const stored: ProviderFile[] = [];
       try {
         const records: Record<string, unknown>[] = [];
@@ -91,7 +141,13 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
         return await app.documents.transaction(async (docs, trx) => {
           const created: Doc[] = [];
           for (const data of records) created.push(await docs(FILE_UID).create({ data }));
-          if (target) await linker.attach(docs, trx, target, created.map((d) => d.id as number));
+          if (target)
+            await linker.attach(
+              docs,
+              trx,
+              target,
+              created.map((d) => d.id as number),
+            );
           return created;
         });
       } catch (err) {
@@ -121,7 +177,8 @@ export function createUploadService(app: App, config: UploadConfig, provider: Up
       const existing = await service.findById(id);
       if (!existing) throw notFound('file.notFound');
       const data: Record<string, unknown> = {};
-      for (const key of ['name', 'alternativeText', 'caption'] as const) if (info[key] !== undefined) data[key] = info[key];
+      for (const key of ['name', 'alternativeText', 'caption'] as const)
+        if (info[key] !== undefined) data[key] = info[key];
       return (await app.documents(FILE_UID).update({ documentId: existing.documentId as string, data }))!;
     },
     async remove(id) {

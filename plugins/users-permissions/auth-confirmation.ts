@@ -81,7 +81,10 @@ export function createEmailConfirmation(deps: AuthDeps): EmailConfirmation {
       await app.documents.transaction(async (documents: Documents) => {
         const user = await users.withSecrets({ confirmationToken: token }, documents);
         if (!user) throw validationError('Invalid token');
-        await documents(USER_UID).update({ documentId: String(user.documentId), data: { confirmed: true, confirmationToken: null } });
+        await documents(USER_UID).update({
+          documentId: String(user.documentId),
+          data: { confirmed: true, confirmationToken: null },
+        });
       });
       ctx.redirect(api.config.emailConfirmationRedirection);
     },

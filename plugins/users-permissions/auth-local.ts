@@ -9,20 +9,26 @@ const ALWAYS_ALLOWED = ['username', 'email', 'password'];
 const TAKEN = 'Email or Username are already taken';
 
 /** POST /auth/local (login) and POST /auth/local/register. */
-export function createLocalAuth(deps: AuthDeps, confirmation: EmailConfirmation): { login: Handler; register: Handler } {
+export function createLocalAuth(
+  deps: AuthDeps,
+  confirmation: EmailConfirmation,
+): { login: Handler; register: Handler } {
   const { app, api, users } = deps;
   const config = api.config;
 
   return {
     async login(ctx) {
       const { identifier, password } = requireStrings(bodyOf(ctx), ['identifier', 'password']);
-      const user = await users.withSecrets({ $or: [{ email: { $eqi: identifier } }, { username: { $eq: identifier } }] });
+      const user = await users.withSecrets({
+        $or: [{ email: { $eqi: identifier } }, { username: { $eq: identifier } }],
+      });
       // every spelling the database matches to this account shares one window too
       if (user) deps.limiter.enforce(ctx, 'callback', accountOf(user.id));
       // the same answer (and the same bcrypt cost) for an unknown user and a wrong password
       const ok = await users.passwordMatches(password, user?.password);
       if (!user || !ok) throw validationError('Invalid identifier or password');
-      if (config.emailConfirmation && user.confirmed !== true) throw applicationError('Your account email is not confirmed');
+      if (config.emailConfirmation && user.confirmed !== true)
+        throw applicationError('Your account email is not confirmed');
       if (user.blocked === true) throw applicationError('Your account has been blocked by an administrator');
       await answerWithJwt(ctx, deps, Number(user.id));
     },
@@ -46,8 +52,13 @@ export function createLocalAuth(deps: AuthDeps, confirmation: EmailConfirmation)
           if (taken.email || taken.username) throw applicationError(TAKEN);
           const created = await documents(USER_UID).create({
             data: {
-              ...body, username, email, password,
-              provider: 'local', role: String(role.documentId), confirmed: token === null,
+              ...body,
+              username,
+              email,
+              password,
+              provider: 'local',
+              role: String(role.documentId),
+              confirmed: token === null,
               ...(token === null ? {} : { confirmationToken: token }),
             },
           });

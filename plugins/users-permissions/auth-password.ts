@@ -26,7 +26,10 @@ export function createPasswordAuth(deps: AuthDeps): { forgot: Handler; reset: Ha
         try {
           // the code is stored only if its email left
           await app.documents.transaction(async (documents: Documents) => {
-            await documents(USER_UID).update({ documentId: String(user.documentId), data: { resetPasswordToken: code } });
+            await documents(USER_UID).update({
+              documentId: String(user.documentId),
+              data: { resetPasswordToken: code },
+            });
             await mail.send(resetPasswordEmail(String(user.email), withCode(api.config.resetPasswordUrl, code)));
           });
         } catch (err) {
@@ -37,7 +40,11 @@ export function createPasswordAuth(deps: AuthDeps): { forgot: Handler; reset: Ha
     },
 
     async reset(ctx) {
-      const { code, password, passwordConfirmation } = requireStrings(bodyOf(ctx), ['code', 'password', 'passwordConfirmation']);
+      const { code, password, passwordConfirmation } = requireStrings(bodyOf(ctx), [
+        'code',
+        'password',
+        'passwordConfirmation',
+      ]);
       if (password !== passwordConfirmation) throw validationError('Passwords do not match');
       if (!RESET_CODE.test(code)) throw validationError('Incorrect code provided');
       const id = await app.documents.transaction(async (documents: Documents, trx) => {
@@ -45,7 +52,10 @@ export function createPasswordAuth(deps: AuthDeps): { forgot: Handler; reset: Ha
         await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`up_users:reset:${code}`]);
         const user = await users.withSecrets({ resetPasswordToken: code }, documents);
         if (!user) throw validationError('Incorrect code provided');
-        await documents(USER_UID).update({ documentId: String(user.documentId), data: { password, resetPasswordToken: null } });
+        await documents(USER_UID).update({
+          documentId: String(user.documentId),
+          data: { password, resetPasswordToken: null },
+        });
         return Number(user.id);
       });
       await answerWithJwt(ctx, deps, id);
@@ -54,13 +64,20 @@ export function createPasswordAuth(deps: AuthDeps): { forgot: Handler; reset: Ha
     async change(ctx) {
       const auth = ctx.state.auth;
       // an API token is not a user: there is no current password to check
-      if (auth?.strategy !== 'users-permissions' || !auth.credentials) throw unauthorized('You must be authenticated to change your password');
-      const { currentPassword, password, passwordConfirmation } = requireStrings(bodyOf(ctx), ['currentPassword', 'password', 'passwordConfirmation']);
+      if (auth?.strategy !== 'users-permissions' || !auth.credentials)
+        throw unauthorized('You must be authenticated to change your password');
+      const { currentPassword, password, passwordConfirmation } = requireStrings(bodyOf(ctx), [
+        'currentPassword',
+        'password',
+        'passwordConfirmation',
+      ]);
       if (password !== passwordConfirmation) throw validationError('Passwords do not match');
       const user = await users.withSecrets({ id: Number(auth.credentials.id) });
       if (!user) throw unauthorized();
-      if (!(await users.passwordMatches(currentPassword, user.password))) throw validationError('The provided current password is invalid');
-      if (currentPassword === password) throw validationError('Your new password must be different than your current password');
+      if (!(await users.passwordMatches(currentPassword, user.password)))
+        throw validationError('The provided current password is invalid');
+      if (currentPassword === password)
+        throw validationError('Your new password must be different than your current password');
       await app.documents(USER_UID).update({ documentId: String(user.documentId), data: { password } });
       await answerWithJwt(ctx, deps, Number(user.id));
     },

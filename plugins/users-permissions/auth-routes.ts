@@ -47,10 +47,12 @@ export function registerAuthRoutes(app: App, api: UsersPermissionsApi, prefix: s
     ['POST', '/auth/change-password', 'changePassword', password.change, null],
   ];
   // counted before anything else, so a refused attempt costs the client as much as a good one
-  const limit = (action: string, field: 'identifier' | 'email' | null, handler: Handler): Handler => async (ctx) => {
-    limiter.enforce(ctx, action, field === null ? 'noIdentifier' : identifierOf(bodyOf(ctx)[field]));
-    await handler(ctx);
-  };
+  const limit =
+    (action: string, field: 'identifier' | 'email' | null, handler: Handler): Handler =>
+    async (ctx) => {
+      limiter.enforce(ctx, action, field === null ? 'noIdentifier' : identifierOf(bodyOf(ctx)[field]));
+      await handler(ctx);
+    };
   for (const [method, path, action, handler, limitedBy] of routes) {
     app.server.route({
       method,

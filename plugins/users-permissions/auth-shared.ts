@@ -1,5 +1,10 @@
 import {
-  type App, checkScalar, fieldErrors, type FieldIssue, isPlainObject, type RequestContext,
+  type App,
+  checkScalar,
+  fieldErrors,
+  type FieldIssue,
+  isPlainObject,
+  type RequestContext,
 } from '../../core/index.ts';
 import type { EmailSender } from './email.ts';
 import type { UsersPermissionsApi } from './index.ts';
@@ -26,13 +31,20 @@ export function bodyOf(ctx: RequestContext): Record<string, unknown> {
   return isPlainObject(body) ? body : {};
 }
 
-const issue = (name: string, message: string): FieldIssue => ({ path: [name], message: `${name} ${message}`, name: 'ValidationError' });
+const issue = (name: string, message: string): FieldIssue => ({
+  path: [name],
+  message: `${name} ${message}`,
+  name: 'ValidationError',
+});
 
 /**
  * Strapi's yup checks of the auth bodies: each named field is a non-empty string. Every
  * problem is reported; values are never echoed (some are passwords).
  */
-export function requireStrings<K extends string>(body: Record<string, unknown>, names: readonly K[]): Record<K, string> {
+export function requireStrings<K extends string>(
+  body: Record<string, unknown>,
+  names: readonly K[],
+): Record<K, string> {
   const issues = stringIssues(body, names);
   if (issues.length > 0) throw fieldErrors(issues);
   return Object.fromEntries(names.map((name) => [name, body[name]])) as Record<K, string>;

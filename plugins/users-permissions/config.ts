@@ -1,15 +1,22 @@
 import { expected, z } from '../../core/index.ts';
 
-export interface EmailMessage { to: string; subject: string; text: string }
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
 /** Where the plugin's emails go: an object with `send`, as Strapi's email providers. */
-export interface EmailProvider { send(message: EmailMessage): Promise<void> | void }
+export interface EmailProvider {
+  send(message: EmailMessage): Promise<void> | void;
+}
 
 const positiveInt = () => z.number().int().positive();
 const emailProvider = z.custom<EmailProvider>(
   (v) => typeof v === 'object' && v !== null && typeof (v as { send?: unknown }).send === 'function',
   { message: expected('an object with a send(message) function') },
 );
-const roleType = z.string()
+const roleType = z
+  .string()
   .regex(/^[a-z][a-z0-9-_]*$/i, { message: expected('a role type (a letter, then letters, digits, - or _)') });
 
 const roleSchema = z.object({
@@ -28,11 +35,13 @@ export const usersPermissionsConfigSchema = z.object({
   /** HMAC salt of API tokens; `API_TOKEN_SALT` when unset (or empty); required in production */
   apiTokenSalt: z.string().optional(),
   register: z.object({ allowedFields: z.array(z.string()).default([]) }).prefault({}),
-  ratelimit: z.object({
-    enabled: z.boolean().default(true),
-    interval: positiveInt().default(60_000),
-    max: positiveInt().default(10),
-  }).prefault({}),
+  ratelimit: z
+    .object({
+      enabled: z.boolean().default(true),
+      interval: positiveInt().default(60_000),
+      max: positiveInt().default(10),
+    })
+    .prefault({}),
   emailConfirmation: z.boolean().default(false),
   emailConfirmationRedirection: z.string().default('/'),
   resetPasswordUrl: z.string().default('http://localhost:1337/reset-password'),
@@ -46,7 +55,8 @@ export type UsersPermissionsConfig = z.output<typeof usersPermissionsConfigSchem
 
 /** The secrets left unset in the config come from the environment, as Strapi reads them. */
 export function withEnvSecrets(
-  config: UsersPermissionsConfig, env: Record<string, string | undefined>,
+  config: UsersPermissionsConfig,
+  env: Record<string, string | undefined>,
 ): UsersPermissionsConfig {
   return {
     ...config,

@@ -17,7 +17,10 @@ export function createEmailSender(app: App, provider: EmailProvider | undefined)
         await provider.send(message);
         return;
       }
-      app.log.info({ email: { to: message.to, subject: message.subject } }, `users-permissions email (no email provider configured) to ${message.to}: ${message.subject}\n\n${message.text}`);
+      app.log.info(
+        { email: { to: message.to, subject: message.subject } },
+        `users-permissions email (no email provider configured) to ${message.to}: ${message.subject}\n\n${message.text}`,
+      );
     },
   };
 }

@@ -1,11 +1,16 @@
 import {
-  type App, type Doc, forbidden, type RequestAuth, resolveFilters, type RouteMiddleware, unauthorized,
+  type App,
+  type Doc,
+  forbidden,
+  type RequestAuth,
+  resolveFilters,
+  type RouteMiddleware,
+  unauthorized,
 } from '../../core/index.ts';
 import type { JwtService } from './jwt.ts';
 import type { RoleService } from './roles.ts';
 import type { TokenService } from './tokens.ts';
 import { USER_UID } from './schemas.ts';
-
 
 export interface Authenticator {
   /**
@@ -15,10 +20,17 @@ export interface Authenticator {
   authenticate(header: string | undefined): Promise<RequestAuth>;
 }
 
-export function createAuthenticator(app: App, deps: { jwt: () => JwtService; roles: RoleService; tokens: TokenService }): Authenticator {
+export function createAuthenticator(
+  app: App,
+  deps: { jwt: () => JwtService; roles: RoleService; tokens: TokenService },
+): Authenticator {
   const { roles, tokens } = deps;
 
-  async function roleAuth(strategy: RequestAuth['strategy'], roleId: number | null, credentials: Doc | null): Promise<RequestAuth> {
+  async function roleAuth(
+    strategy: RequestAuth['strategy'],
+    roleId: number | null,
+    credentials: Doc | null,
+  ): Promise<RequestAuth> {
     const actions = roleId === null ? new Set<string>() : await roles.actionsOf(roleId);
     return { strategy, credentials, allows: (action) => actions.has(action) };
   }

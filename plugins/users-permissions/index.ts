@@ -75,7 +75,7 @@ export const usersPermissionsPlugin = definePlugin({
     registerRoleRoutes(app, api, rest.prefix);
     return api;
   },
-  async bootstrap(app, api) {
+  async bootstrap(_app, api) {
     await api.initialize();
     await api.roles.applyConfig(api.config.roles);
   },

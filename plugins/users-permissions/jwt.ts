@@ -12,7 +12,12 @@ export function createJwtService(secret: string, expiresIn: string | number): Jw
   // jose takes "30d"-style spans or absolute seconds; Strapi's config also allows a number of seconds
   const exp = typeof expiresIn === 'number' ? `${expiresIn}s` : expiresIn;
   return {
-    issue: ({ id }) => new SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().setExpirationTime(exp).sign(key),
+    issue: ({ id }) =>
+      new SignJWT({ id })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt()
+        .setExpirationTime(exp)
+        .sign(key),
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });

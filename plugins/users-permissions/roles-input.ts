@@ -11,7 +11,12 @@ export interface RoleInput {
 
 const TYPE = /^[a-z0-9][a-z0-9_-]{0,99}$/;
 
-const issue = (path: string[], message: string, value: unknown): FieldIssue => ({ path, message, name: 'ValidationError', value });
+const issue = (path: string[], message: string, value: unknown): FieldIssue => ({
+  path,
+  message,
+  name: 'ValidationError',
+  value,
+});
 
 /**
  * A role's `type` from its name: lowercased, accents dropped, every run of other characters
@@ -41,7 +46,9 @@ export function parsePermissionsTree(tree: unknown, issues: FieldIssue[], at: st
   for (const [type, entry] of Object.entries(tree)) {
     const controllers = isPlainObject(entry) ? entry.controllers : undefined;
     if (!isPlainObject(controllers)) {
-      issues.push(issue([...at, type, 'controllers'], `${[...at, type].join('.')} must have a controllers object`, entry));
+      issues.push(
+        issue([...at, type, 'controllers'], `${[...at, type].join('.')} must have a controllers object`, entry),
+      );
       continue;
     }
     for (const [controller, actions] of Object.entries(controllers)) {
@@ -54,7 +61,11 @@ export function parsePermissionsTree(tree: unknown, issues: FieldIssue[], at: st
         const path = [...where, name];
         const flag = isPlainObject(value) ? value.enabled : undefined;
         const policy = isPlainObject(value) ? value.policy : undefined;
-        if (!isPlainObject(value) || (flag !== undefined && typeof flag !== 'boolean') || (policy !== undefined && policy !== null && typeof policy !== 'string')) {
+        if (
+          !isPlainObject(value) ||
+          (flag !== undefined && typeof flag !== 'boolean') ||
+          (policy !== undefined && policy !== null && typeof policy !== 'string')
+        ) {
           issues.push(issue(path, `${path.join('.')} must be { enabled: boolean, policy?: string }`, value));
           continue;
         }
@@ -76,21 +87,30 @@ export function parseRoleBody(body: unknown, mode: 'create' | 'update'): RoleInp
   const issues: FieldIssue[] = [];
   const out: RoleInput = {};
   if (body.name !== undefined || mode === 'create') {
-    if (typeof body.name !== 'string' || body.name.trim() === '') issues.push(issue(['name'], 'name must be a non-empty string', body.name ?? null));
+    if (typeof body.name !== 'string' || body.name.trim() === '')
+      issues.push(issue(['name'], 'name must be a non-empty string', body.name ?? null));
     else out.name = body.name.trim();
   }
   if (body.description !== undefined) {
-    if (body.description !== null && typeof body.description !== 'string') issues.push(issue(['description'], 'description must be a string', body.description));
+    if (body.description !== null && typeof body.description !== 'string')
+      issues.push(issue(['description'], 'description must be a string', body.description));
     else out.description = body.description;
   }
   if (mode === 'create') {
     if (body.type !== undefined && body.type !== null) {
       if (typeof body.type !== 'string' || !TYPE.test(body.type)) {
-        issues.push(issue(['type'], 'type must be lowercase letters, digits, "-" or "_", starting with a letter or digit', body.type));
+        issues.push(
+          issue(
+            ['type'],
+            'type must be lowercase letters, digits, "-" or "_", starting with a letter or digit',
+            body.type,
+          ),
+        );
       } else out.type = body.type;
     } else if (out.name !== undefined) {
       const derived = roleTypeOf(out.name);
-      if (derived === '') issues.push(issue(['name'], 'name must contain a letter or a digit (the role type is made from it)', out.name));
+      if (derived === '')
+        issues.push(issue(['name'], 'name must contain a letter or a digit (the role type is made from it)', out.name));
       else out.type = derived;
     }
   }

@@ -1,6 +1,14 @@
 import {
-  type App, type AppError, applicationError, type Doc, type DocumentApi, notFound, type RequestContext,
-  resolveFilters, uniqueViolationOf, validationError,
+  type App,
+  type AppError,
+  applicationError,
+  type Doc,
+  type DocumentApi,
+  notFound,
+  type RequestContext,
+  resolveFilters,
+  uniqueViolationOf,
+  validationError,
   restApiConfig,
 } from '../../core/index.ts';
 import type { UsersPermissionsApi } from './index.ts';
@@ -14,7 +22,7 @@ const BUILT_IN = new Set(['public', 'authenticated']);
 const ID = /^[1-9][0-9]{0,14}$/;
 
 const grantsOf = (role: Doc): string[] =>
-  (Array.isArray(role.permissions) ? role.permissions.filter((a): a is string => typeof a === 'string') : []);
+  Array.isArray(role.permissions) ? role.permissions.filter((a): a is string => typeof a === 'string') : [];
 
 /** The role's columns as Strapi's roles API shows them (never its raw grant list). */
 const shown = (role: Doc): Doc => ({
@@ -33,7 +41,7 @@ const shown = (role: Doc): Doc => ({
  * shown and written as Strapi's nested permissions tree; the actions that exist are the
  * routes' actions, read when asked (routes are only complete once every plugin has booted).
  */
-export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: string): void {
+export function registerRoleRoutes(app: App, _api: UsersPermissionsApi, prefix: string): void {
   const base = `${prefix}/users-permissions`;
   // a list is bounded like every other list (Strapi's takes no pagination and lists them all)
   const { maxLimit } = restApiConfig(app.config).pagination;
@@ -55,11 +63,17 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
     const unknown = unknownActions(actions, allowed);
     if (unknown.length === 0) return;
     // a tree can be large: the message names a few, details all of them
-    const named = unknown.length > 10 ? `${unknown.slice(0, 10).join(', ')} and ${unknown.length - 10} more` : unknown.join(', ');
+    const named =
+      unknown.length > 10 ? `${unknown.slice(0, 10).join(', ')} and ${unknown.length - 10} more` : unknown.join(', ');
     throw validationError(`Unknown permission actions: ${named}`, { actions: unknown });
   }
 
-  const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, action: string, handler: (ctx: RequestContext) => Promise<void>): void => {
+  const route = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    action: string,
+    handler: (ctx: RequestContext) => Promise<void>,
+  ): void => {
     app.server.route({ method, path: base + path, handler, config: { action: `${UP}.${action}` } });
   };
 
@@ -74,7 +88,9 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
       ],
       pagination: { start: 0, limit: maxLimit, style: 'page', withCount: false },
     });
-    ctx.body = { roles: roles.map((r) => ({ ...shown(r), nb_users: (r.users as { count?: number } | null)?.count ?? 0 })) };
+    ctx.body = {
+      roles: roles.map((r) => ({ ...shown(r), nb_users: (r.users as { count?: number } | null)?.count ?? 0 })),
+    };
   });
 
   route('GET', '/roles/:id', 'role.findOne', async (ctx) => {
@@ -88,13 +104,22 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
     checkActions(permissions, knownActions());
     // a taken type is refused by the unique index on `type`, not by a racy lookup; its error
     // only says "must be unique", and the caller may not have sent a type at all
-    await app.documents.transaction(async (documents) => {
-      await documents(ROLE_UID).create({
-        data: { name: input.name, description: input.description ?? '', type: input.type, permissions: [...new Set(permissions)].sort() },
+    await app.documents
+      .transaction(async (documents) => {
+        await documents(ROLE_UID).create({
+          data: {
+            name: input.name,
+            description: input.description ?? '',
+            type: input.type,
+            permissions: [...new Set(permissions)].sort(),
+          },
+        });
+      })
+      .catch((err: unknown) => {
+        throw uniqueViolationOf(err) === 'type'
+          ? validationError(`A role of type "${input.type}" already exists`, (err as AppError).details)
+          : err;
       });
-    }).catch((err: unknown) => {
-      throw uniqueViolationOf(err) === 'type' ? validationError(`A role of type "${input.type}" already exists`, (err as AppError).details) : err;
-    });
     ctx.body = { ok: true };
   });
 
@@ -110,7 +135,8 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
         checkActions(input.permissions, new Set([...knownActions(), ...grantsOf(role)]));
         data.permissions = [...new Set(input.permissions)].sort();
       }
-      if (Object.keys(data).length > 0) await documents(ROLE_UID).update({ documentId: role.documentId as string, data });
+      if (Object.keys(data).length > 0)
+        await documents(ROLE_UID).update({ documentId: role.documentId as string, data });
     });
     ctx.body = { ok: true };
   });
@@ -119,7 +145,9 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
     await app.documents.transaction(async (documents) => {
       const role = await roleById(documents, ctx.params.id);
       if (BUILT_IN.has(String(role.type))) throw applicationError('Cannot delete public or authenticated roles');
-      const fallback = await documents(ROLE_UID).findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { type: 'authenticated' }) });
+      const fallback = await documents(ROLE_UID).findFirst({
+        filters: resolveFilters(app.registry, ROLE_UID, { type: 'authenticated' }),
+      });
       if (!fallback) throw applicationError('The authenticated role is missing');
       // as Strapi: the role's users are not left without one, they become authenticated users
       const users = await documents(USER_UID).findMany({
@@ -127,7 +155,10 @@ export function registerRoleRoutes(app: App, api: UsersPermissionsApi, prefix: s
         fields: ['username'],
       });
       for (const user of users) {
-        await documents(USER_UID).update({ documentId: user.documentId as string, data: { role: fallback.documentId } });
+        await documents(USER_UID).update({
+          documentId: user.documentId as string,
+          data: { role: fallback.documentId },
+        });
       }
       await documents(ROLE_UID).delete({ documentId: role.documentId as string });
     });

@@ -16,8 +16,13 @@ export const DEFAULT_ROLES: Record<string, Required<RoleConfig>> = {
     name: 'Public',
     description: 'Default role given to unauthenticated user.',
     permissions: [
-      `${UP}.auth.callback`, `${UP}.auth.register`, `${UP}.auth.forgotPassword`, `${UP}.auth.resetPassword`,
-      `${UP}.auth.emailConfirmation`, `${UP}.auth.sendEmailConfirmation`, `${UP}.auth.connect`,
+      `${UP}.auth.callback`,
+      `${UP}.auth.register`,
+      `${UP}.auth.forgotPassword`,
+      `${UP}.auth.resetPassword`,
+      `${UP}.auth.emailConfirmation`,
+      `${UP}.auth.sendEmailConfirmation`,
+      `${UP}.auth.connect`,
     ],
   },
 };
@@ -36,7 +41,9 @@ export interface RoleService {
 }
 
 const actionsIn = (doc: Doc | null): string[] =>
-  (Array.isArray(doc?.permissions) ? (doc.permissions as unknown[]).filter((a): a is string => typeof a === 'string') : []);
+  Array.isArray(doc?.permissions)
+    ? (doc.permissions as unknown[]).filter((a): a is string => typeof a === 'string')
+    : [];
 
 /**
  * Roles and their grants. A role's permissions are a list of action uids in its document;
@@ -79,7 +86,8 @@ export function createRoleService(app: App, ttlMs = 10_000): RoleService {
       await app.documents.transaction(async (documents) => {
         for (const [type, r] of wanted) {
           const existing = await documents(ROLE_UID).findFirst({
-            filters: resolveFilters(app.registry, ROLE_UID, { type }), raw: true,
+            filters: resolveFilters(app.registry, ROLE_UID, { type }),
+            raw: true,
           });
           if (!existing) {
             const defaults = DEFAULT_ROLES[type];
@@ -96,7 +104,10 @@ export function createRoleService(app: App, ttlMs = 10_000): RoleService {
           const have = actionsIn(existing);
           const missing = r.permissions.filter((a) => !have.includes(a));
           if (missing.length > 0) {
-            await documents(ROLE_UID).update({ documentId: existing.documentId as string, data: { permissions: [...have, ...missing] } });
+            await documents(ROLE_UID).update({
+              documentId: existing.documentId as string,
+              data: { permissions: [...have, ...missing] },
+            });
           }
         }
       });
@@ -109,7 +120,10 @@ export function createRoleService(app: App, ttlMs = 10_000): RoleService {
 }
 
 /** Strapi's nested permissions object: `{ 'api::article': { controllers: { article: { find: { enabled, policy } } } } }`. */
-export type PermissionsTree = Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }>;
+export type PermissionsTree = Record<
+  string,
+  { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }
+>;
 
 /** Split `api::article.article.find` / `plugin::upload.content-api.find` into type, controller and action. */
 export function splitAction(action: string): [string, string, string] | null {

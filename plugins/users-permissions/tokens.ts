@@ -34,7 +34,8 @@ const FIELD_NAMES: TokenInputNames = { name: 'name', type: 'type', permissions: 
 export function checkTokenInput(input: TokenInput, names: TokenInputNames = FIELD_NAMES): string | null {
   if (typeof input.name !== 'string' || input.name.trim() === '') return `create needs ${names.name}`;
   if (!TOKEN_TYPES.includes(input.type)) return `${names.type} must be one of ${TOKEN_TYPES.join(', ')}`;
-  if (input.type === 'custom' && !input.permissions?.length) return `${names.type} custom needs ${names.permissions} (action uids)`;
+  if (input.type === 'custom' && !input.permissions?.length)
+    return `${names.type} custom needs ${names.permissions} (action uids)`;
   if (!LIFESPAN_DAYS.includes(input.lifespan ?? null)) {
     const days = LIFESPAN_DAYS.filter((d) => d !== null);
     return `${names.lifespan} must be ${days.join(', ')} (days), or left out for a token that never expires`;
@@ -99,7 +100,11 @@ export function createTokenService(app: App, salt: () => string): TokenService {
     },
     async revoke(idOrName) {
       const byId = typeof idOrName === 'number' || /^\d+$/.test(String(idOrName));
-      const filters = resolveFilters(app.registry, API_TOKEN_UID, byId ? { id: Number(idOrName) } : { name: String(idOrName) });
+      const filters = resolveFilters(
+        app.registry,
+        API_TOKEN_UID,
+        byId ? { id: Number(idOrName) } : { name: String(idOrName) },
+      );
       const found = await docs().findFirst({ filters });
       if (!found) throw notFound(`No API token ${byId ? 'with id' : 'named'} ${idOrName}`);
       await docs().delete({ documentId: found.documentId as string });
@@ -127,9 +132,12 @@ export function createTokenService(app: App, salt: () => string): TokenService {
     },
     allows(token, action) {
       switch (token.type) {
-        case 'full-access': return true;
-        case 'read-only': return isReadAction(action);
-        default: return Array.isArray(token.permissions) && token.permissions.includes(action);
+        case 'full-access':
+          return true;
+        case 'read-only':
+          return isReadAction(action);
+        default:
+          return Array.isArray(token.permissions) && token.permissions.includes(action);
       }
     },
   };

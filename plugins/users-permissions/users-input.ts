@@ -1,5 +1,11 @@
 import {
-  type App, fieldErrors, type FieldIssue, isPlainObject, resolveFilters, sanitizeInput, validationError,
+  type App,
+  fieldErrors,
+  type FieldIssue,
+  isPlainObject,
+  resolveFilters,
+  sanitizeInput,
+  validationError,
 } from '../../core/index.ts';
 import { ROLE_UID, USER_UID } from './schemas.ts';
 import { stringIssues } from './auth-shared.ts';
@@ -22,8 +28,12 @@ function roleIdOf(value: unknown): number | undefined {
 export function checkNewUser(body: Record<string, unknown>): void {
   const issues = stringIssues(body, ['email', 'username', 'password']);
   const { role } = body;
-  const problem = (path: string[], message: string, value?: unknown): FieldIssue =>
-    ({ path, message, name: 'ValidationError', ...(value === undefined ? {} : { value }) });
+  const problem = (path: string[], message: string, value?: unknown): FieldIssue => ({
+    path,
+    message,
+    name: 'ValidationError',
+    ...(value === undefined ? {} : { value }),
+  });
   if (role === undefined) {
     issues.push(problem(['role'], 'role is a required field'));
   } else if (role === null) {
@@ -51,8 +61,13 @@ export async function userData(app: App, body: unknown): Promise<Record<string, 
   if (typeof data.email === 'string') data.email = data.email.toLowerCase();
   const roleId = roleIdOf(data.role);
   if (roleId !== undefined) {
-    const role = await app.documents(ROLE_UID).findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { id: roleId }) });
-    if (!role) throw fieldErrors([{ path: ['role'], message: `role ${roleId} does not exist`, name: 'ValidationError', value: data.role }]);
+    const role = await app
+      .documents(ROLE_UID)
+      .findFirst({ filters: resolveFilters(app.registry, ROLE_UID, { id: roleId }) });
+    if (!role)
+      throw fieldErrors([
+        { path: ['role'], message: `role ${roleId} does not exist`, name: 'ValidationError', value: data.role },
+      ]);
     data.role = String(role.documentId);
   }
   return data;

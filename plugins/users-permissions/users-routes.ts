@@ -1,7 +1,20 @@
 import {
-  type App, applicationError, authorizeQuery, checkQueryLimits, type Doc, type HttpMethod, notFound,
-  type PaginationConfig, parseRestQuery, type Query, type QueryConfig, type RequestContext, resolveFilters,
-  type RestApiConfig, unauthorized, validationError,
+  type App,
+  applicationError,
+  authorizeQuery,
+  checkQueryLimits,
+  type Doc,
+  type HttpMethod,
+  notFound,
+  type PaginationConfig,
+  parseRestQuery,
+  type Query,
+  type QueryConfig,
+  type RequestContext,
+  resolveFilters,
+  type RestApiConfig,
+  unauthorized,
+  validationError,
 } from '../../core/index.ts';
 import type { Knex } from 'knex';
 import type { UsersPermissionsApi } from './index.ts';
@@ -25,11 +38,19 @@ function idOf(ctx: RequestContext): number {
  * The users API of Strapi's users-permissions: bare objects and arrays (no `data` wrapper),
  * users addressed by numeric id, never a password or token in an answer (the document service leaves them out).
  */
-export function registerUserRoutes(app: App, api: UsersPermissionsApi, { prefix, pagination: rest, limits }: RestApiConfig): void {
+export function registerUserRoutes(
+  app: App,
+  api: UsersPermissionsApi,
+  { prefix, pagination: rest, limits }: RestApiConfig,
+): void {
   const users = createUserStore(app, { roles: api.roles, defaultRole: api.config.defaultRole });
   const { maxLimit } = rest;
   // Strapi lists every user when no pagination is asked for; here that is capped at the REST maxLimit
-  const pagination: PaginationConfig = { defaultLimit: maxLimit ?? Number.MAX_SAFE_INTEGER, maxLimit, withCount: false };
+  const pagination: PaginationConfig = {
+    defaultLimit: maxLimit ?? Number.MAX_SAFE_INTEGER,
+    maxLimit,
+    withCount: false,
+  };
   const controllers = createUserControllers(app, users, { pagination, limits });
 
   // /me and /count before /:id, which would take them for ids
@@ -43,36 +64,51 @@ export function registerUserRoutes(app: App, api: UsersPermissionsApi, { prefix,
     ['DELETE', '/users/:id', 'destroy'],
   ];
   for (const [method, path, action] of routes) {
-    app.server.route({ method, path: prefix + path, handler: controllers[action], config: { action: `plugin::users-permissions.user.${action}` } });
+    app.server.route({
+      method,
+      path: prefix + path,
+      handler: controllers[action],
+      config: { action: `plugin::users-permissions.user.${action}` },
+    });
   }
 }
 
 function createUserControllers(app: App, users: UserStore, queries: QueryConfig): Record<UserAction, Handler> {
   // relations the caller may not `find` (the role, for most) are not populated, nor filtered or sorted by
   const query = (ctx: RequestContext): Query =>
-    authorizeQuery(app.registry, USER_UID, parseRestQuery(app.registry, USER_UID, ctx.state.query, queries), ctx.state.auth);
+    authorizeQuery(
+      app.registry,
+      USER_UID,
+      parseRestQuery(app.registry, USER_UID, ctx.state.query, queries),
+      ctx.state.auth,
+    );
   const view = (ctx: RequestContext): UserView => {
     const q = query(ctx);
     return { populate: q.populate, fields: q.fields };
   };
   // Strapi answers a created or updated user with its role, whatever the query asks, unless the
   // caller may not read roles (then, as any populate it may not read, it is left out)
-  const withRole = (ctx: RequestContext): UserView =>
-    ({ populate: authorizeQuery(app.registry, USER_UID, { populate: { role: {} } }, ctx.state.auth).populate });
+  const withRole = (ctx: RequestContext): UserView => ({
+    populate: authorizeQuery(app.registry, USER_UID, { populate: { role: {} } }, ctx.state.auth).populate,
+  });
 
   /**
    * Write a user whose username or email must stay free: the identifiers are locked, checked
    * and written in one transaction, and a race lost on the unique index gets the same answer.
    */
   async function claiming(
-    who: { email?: unknown; username?: unknown }, exceptId: number | undefined,
+    who: { email?: unknown; username?: unknown },
+    exceptId: number | undefined,
     write: (documents: Documents, trx: Knex.Transaction) => Promise<Doc | null>,
   ): Promise<Doc | null> {
     const email = typeof who.email === 'string' ? who.email : undefined;
     const username = typeof who.username === 'string' ? who.username : undefined;
     try {
       return await app.documents.transaction(async (documents, trx) => {
-        await users.lockIdentifiers(trx, [email, username].filter((v): v is string => v !== undefined));
+        await users.lockIdentifiers(
+          trx,
+          [email, username].filter((v): v is string => v !== undefined),
+        );
         const taken = await users.conflicts(documents, { email, username }, exceptId);
         if (taken.username) throw applicationError('Username already taken');
         if (taken.email) throw applicationError('Email already taken');

@@ -1,7 +1,13 @@
 import bcrypt from 'bcrypt';
 import type { Knex } from 'knex';
 import {
-  type App, applicationError, type Doc, type DocumentApi, type PopulateTree, resolveFilters, uniqueViolationOf,
+  type App,
+  applicationError,
+  type Doc,
+  type DocumentApi,
+  type PopulateTree,
+  resolveFilters,
+  uniqueViolationOf,
 } from '../../core/index.ts';
 import type { RoleService } from './roles.ts';
 import { USER_UID } from './schemas.ts';
@@ -9,7 +15,10 @@ import { USER_UID } from './schemas.ts';
 export type Documents = (uid: string) => DocumentApi;
 
 /** What of a user to answer: the request's `populate` and `fields`. */
-export interface UserView { populate?: PopulateTree; fields?: string[] }
+export interface UserView {
+  populate?: PopulateTree;
+  fields?: string[];
+}
 
 export interface UserStore {
   /** a user as clients may see it: private and password attributes are left out in SQL */
@@ -32,7 +41,11 @@ export interface UserStore {
    * equal to it and the other way round, as Strapi checks, so a login identifier can only
    * ever name one user.
    */
-  conflicts(documents: Documents, who: { email?: string; username?: string }, exceptId?: number): Promise<{ email: boolean; username: boolean }>;
+  conflicts(
+    documents: Documents,
+    who: { email?: string; username?: string },
+    exceptId?: number,
+  ): Promise<{ email: boolean; username: boolean }>;
   /** the role new users get (`defaultRole`) */
   defaultRole(): Promise<Doc>;
 }
@@ -78,7 +91,9 @@ export function createUserStore(app: App, deps: { roles: RoleService; defaultRol
       const found = await documents(USER_UID).findMany({ filters: where(raw), fields: ['email', 'username'] });
       return {
         email: email !== undefined && found.some((u) => lower(u.email) === email || lower(u.username) === email),
-        username: username !== undefined && found.some((u) => u.username === username || lower(u.email) === username.toLowerCase()),
+        username:
+          username !== undefined &&
+          found.some((u) => u.username === username || lower(u.email) === username.toLowerCase()),
       };
     },
     async defaultRole() {

@@ -59,7 +59,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
     },
   });
   if (values.token && !values.url) throw new Error('--token only applies with --url');
-  if (values['ceiling-db'] && !values.url) throw new Error('--ceiling-db only applies with --url (the default mode runs the ceiling on its own database)');
+  if (values['ceiling-db'] && !values.url)
+    throw new Error('--ceiling-db only applies with --url (the default mode runs the ceiling on its own database)');
   return {
     url: values.url?.replace(/\/+$/, ''),
     token: values.token,

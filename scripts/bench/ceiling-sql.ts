@@ -17,7 +17,11 @@ const ts = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM
 function doc(alias: string, fields: string[], localized = false): string {
   const pairs = [`'id', ${alias}.id`, `'documentId', ${alias}.document_id`];
   for (const f of fields) pairs.push(`'${f}', ${alias}.data -> '${f}'`);
-  pairs.push(`'createdAt', ${ts(`${alias}.created_at`)}`, `'updatedAt', ${ts(`${alias}.updated_at`)}`, `'publishedAt', ${ts(`${alias}.published_at`)}`);
+  pairs.push(
+    `'createdAt', ${ts(`${alias}.created_at`)}`,
+    `'updatedAt', ${ts(`${alias}.updated_at`)}`,
+    `'publishedAt', ${ts(`${alias}.published_at`)}`,
+  );
   if (localized) pairs.push(`'locale', ${alias}.locale`);
   return `json_build_object(${pairs.join(', ')})`;
 }
@@ -31,10 +35,40 @@ function component(expr: string, fields: string[], zone = false): string {
 }
 
 // scalar attributes in schema order; private ones (internalNotes, folderPath) never leave the server
-const ARTICLE = ['title', 'slug', 'summary', 'body', 'views', 'rating', 'price', 'isFeatured', 'publishDate', 'readingTime', 'meta', 'category', 'contactEmail'];
+const ARTICLE = [
+  'title',
+  'slug',
+  'summary',
+  'body',
+  'views',
+  'rating',
+  'price',
+  'isFeatured',
+  'publishDate',
+  'readingTime',
+  'meta',
+  'category',
+  'contactEmail',
+];
 const AUTHOR = ['name', 'email', 'bio'];
 const TAG = ['name'];
-const FILE = ['name', 'alternativeText', 'caption', 'focalPoint', 'width', 'height', 'formats', 'hash', 'ext', 'mime', 'size', 'url', 'previewUrl', 'provider', 'provider_metadata'];
+const FILE = [
+  'name',
+  'alternativeText',
+  'caption',
+  'focalPoint',
+  'width',
+  'height',
+  'formats',
+  'hash',
+  'ext',
+  'mime',
+  'size',
+  'url',
+  'previewUrl',
+  'provider',
+  'provider_metadata',
+];
 
 const published = (alias: string): string => `${alias}.published_at IS NOT NULL`;
 

@@ -59,8 +59,12 @@ export async function startChildServer(options: ChildServerOptions, cleanup: Cle
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   for (;;) {
     if (gone()) throw new Error(`${options.name} exited while starting:\n${tail.join('\n')}`);
-    if (Date.now() > deadline) throw new Error(`${options.name} did not answer ${options.healthPath} in time:\n${tail.join('\n')}`);
-    const ok = await fetch(url + options.healthPath).then((r) => r.ok, () => false);
+    if (Date.now() > deadline)
+      throw new Error(`${options.name} did not answer ${options.healthPath} in time:\n${tail.join('\n')}`);
+    const ok = await fetch(url + options.healthPath).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }

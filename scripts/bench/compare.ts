@@ -6,7 +6,13 @@
 /** The first place two JSON values differ (keys in order included), or null when they are equal. */
 export function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
   if (a === b) return null;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object' || Array.isArray(a) !== Array.isArray(b)) {
+  if (
+    typeof a !== typeof b ||
+    a === null ||
+    b === null ||
+    typeof a !== 'object' ||
+    Array.isArray(a) !== Array.isArray(b)
+  ) {
     return `${path}: ${show(a)} vs ${show(b)}`;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -33,12 +39,20 @@ const show = (v: unknown): string => {
 };
 
 /** GET `path` from both servers and compare the parsed bodies; a short verdict for the report. */
-export async function compareAnswers(vellumUrl: string, ceilingUrl: string, path: string, headers: Record<string, string> = {}): Promise<{ equal: boolean; detail: string }> {
-  const [v, c] = await Promise.all([vellumUrl, ceilingUrl].map(async (base) => {
-    const res = await fetch(base + path, { headers });
-    return { status: res.status, text: await res.text() };
-  }));
-  if (v.status !== 200 || c.status !== 200) return { equal: false, detail: `status ${v.status} (Vellum) vs ${c.status} (ceiling)` };
+export async function compareAnswers(
+  vellumUrl: string,
+  ceilingUrl: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ equal: boolean; detail: string }> {
+  const [v, c] = await Promise.all(
+    [vellumUrl, ceilingUrl].map(async (base) => {
+      const res = await fetch(base + path, { headers });
+      return { status: res.status, text: await res.text() };
+    }),
+  );
+  if (v.status !== 200 || c.status !== 200)
+    return { equal: false, detail: `status ${v.status} (Vellum) vs ${c.status} (ceiling)` };
   let diff: string | null;
   try {
     diff = firstDifference(JSON.parse(v.text), JSON.parse(c.text));
@@ -46,5 +60,7 @@ export async function compareAnswers(vellumUrl: string, ceilingUrl: string, path
     return { equal: false, detail: `not JSON: ${(err as Error).message}` };
   }
   const sizes = `${v.text.length} vs ${c.text.length} bytes`;
-  return diff ? { equal: false, detail: `differ at ${diff}` } : { equal: true, detail: `same JSON (${sizes}; the ceiling's text has json_build_object's spacing)` };
+  return diff
+    ? { equal: false, detail: `differ at ${diff}` }
+    : { equal: true, detail: `same JSON (${sizes}; the ceiling's text has json_build_object's spacing)` };
 }

@@ -45,8 +45,13 @@ export async function createCpuSampler(serverPid: number, databaseUrl: string): 
   await client.connect();
   // the server's pool connections: backends of this database other than the sampler's own
   const backends = async (): Promise<number[]> =>
-    (await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'")).rows.map((r) => r.pid);
-  const snapshot = async (pids: number[]): Promise<Map<number, number>> => new Map(await Promise.all(pids.map(async (p) => [p, await cpuTicks(p)] as [number, number])));
+    (
+      await client.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+      )
+    ).rows.map((r) => r.pid);
+  const snapshot = async (pids: number[]): Promise<Map<number, number>> =>
+    new Map(await Promise.all(pids.map(async (p) => [p, await cpuTicks(p)] as [number, number])));
   let server = 0;
   let db = new Map<number, number>();
   return {

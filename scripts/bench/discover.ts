@@ -24,7 +24,10 @@ export async function discoverTargets(api: Api): Promise<Targets> {
   const tags = await api.json<List>('GET', '/api/tags?sort=name:asc&pagination[page]=1&pagination[pageSize]=2');
   if (tags.data.length < 2) throw new Error(`${api.base} has fewer than 2 tags: seed it first`);
   // the median: about half of the articles carrying either tag pass the views filter
-  const middle = await api.json<List>('GET', `/api/articles?sort=views:asc&pagination[page]=${Math.floor(total / 2) + 1}&pagination[pageSize]=1`);
+  const middle = await api.json<List>(
+    'GET',
+    `/api/articles?sort=views:asc&pagination[page]=${Math.floor(total / 2) + 1}&pagination[pageSize]=1`,
+  );
   return {
     documentId: first.data[0].documentId as string,
     tags: [tags.data[0].name as string, tags.data[1].name as string],

@@ -12,11 +12,16 @@ export interface Api {
 export function createApi(base: string, token?: string): Api {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   async function send<T>(method: string, path: string, init: RequestInit): Promise<T> {
-    const res = await fetch(base + path, { method, ...init, headers: { accept: 'application/json', ...headers, ...(init.headers as Record<string, string>) } })
-      .catch((err: Error) => {
-        // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, a reset…)
-        throw new Error(`${method} ${base}${path} failed: ${(err.cause as Error | undefined)?.message ?? err.message}`, { cause: err });
+    const res = await fetch(base + path, {
+      method,
+      ...init,
+      headers: { accept: 'application/json', ...headers, ...(init.headers as Record<string, string>) },
+    }).catch((err: Error) => {
+      // fetch says only "fetch failed"; the cause says why (ECONNREFUSED, a reset…)
+      throw new Error(`${method} ${base}${path} failed: ${(err.cause as Error | undefined)?.message ?? err.message}`, {
+        cause: err,
       });
+    });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 1000)}`);
     return (text === '' ? null : JSON.parse(text)) as T;
@@ -25,7 +30,11 @@ export function createApi(base: string, token?: string): Api {
     base,
     headers,
     json: (method, path, body) =>
-      send(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      send(
+        method,
+        path,
+        body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } },
+      ),
     form: (path, form) => send('POST', path, { body: form }),
   };
 }
@@ -34,7 +43,11 @@ export function createApi(base: string, token?: string): Api {
  * Run `fn` over `items` with at most `limit` calls in flight; results keep the input order.
  * Seeding one request at a time would leave the server (and its pool) mostly idle.
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

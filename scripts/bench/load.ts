@@ -46,7 +46,13 @@ export async function firstAnswer(url: string, headers: Record<string, string>):
   } catch {
     // not JSON: rows stay unknown
   }
-  return { status: res.status, bytes: Buffer.byteLength(text), rows, total, error: res.ok ? undefined : text.slice(0, 2000) };
+  return {
+    status: res.status,
+    bytes: Buffer.byteLength(text),
+    rows,
+    total,
+    error: res.ok ? undefined : text.slice(0, 2000),
+  };
 }
 
 const run = (url: string, seconds: number, o: LoadOptions): Promise<Result> =>

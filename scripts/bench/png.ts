@@ -15,5 +15,7 @@ export function makePng(width: number, height: number, seed: number): Promise<Bu
       raw[o + 2] = (b0 + ((x ^ y) & 63)) & 255;
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }

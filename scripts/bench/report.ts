@@ -28,7 +28,8 @@ export interface Check {
 /** rows answered, and the total when it is larger ("25 of 78"): how much a filter matches */
 const rowsOf = (a: FirstAnswer): string =>
   a.rows === null ? '-' : a.total !== null && a.total > a.rows ? `${a.rows} of ${a.total}` : String(a.rows);
-const ok = (r: WorkloadResult): boolean => r.first.status >= 200 && r.first.status < 300 && r.measured.non2xx === 0 && r.measured.errors === 0;
+const ok = (r: WorkloadResult): boolean =>
+  r.first.status >= 200 && r.first.status < 300 && r.measured.non2xx === 0 && r.measured.errors === 0;
 const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 
 /** Every target: 10× Strapi per workload (a failing workload fails it), list-populate vs the ceiling. */
@@ -36,8 +37,14 @@ export function evaluate(results: WorkloadResult[], ceiling?: CeilingResult): Ch
   const checks: Check[] = results.map((r) => {
     const target = r.strapi * STRAPI_FACTOR;
     const name = `${r.name} >= ${STRAPI_FACTOR}x Strapi`;
-    if (!ok(r)) return { name, workload: r.name, pass: false, detail: `answers ${r.first.status}, ${r.measured.non2xx} non-2xx` };
-    return { name, workload: r.name, pass: r.measured.rps >= target, detail: `${fixed(r.measured.rps)} req/s vs ${target}` };
+    if (!ok(r))
+      return { name, workload: r.name, pass: false, detail: `answers ${r.first.status}, ${r.measured.non2xx} non-2xx` };
+    return {
+      name,
+      workload: r.name,
+      pass: r.measured.rps >= target,
+      detail: `${fixed(r.measured.rps)} req/s vs ${target}`,
+    };
   });
   const lp = results.find((r) => r.name === 'list-populate');
   if (ceiling && lp) {
@@ -53,13 +60,31 @@ export function evaluate(results: WorkloadResult[], ceiling?: CeilingResult): Ch
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
+    .join('\n');
 }
 
 /** The report as text: the table, loud warnings for failing workloads, the verdicts. */
 export function formatReport(results: WorkloadResult[], ceiling: CeilingResult | undefined, checks: Check[]): string {
-  const header = ['workload', 'status', 'rows', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'SQL/req', 'node ms/req', 'PG ms/req', 'of ceiling', 'Strapi', '10x', 'target'];
-  const cpu = (m: Measurement): string[] => (m.cpu ? [fixed(m.cpu.serverMs, 2), fixed(m.cpu.databaseMs, 2)] : ['-', '-']);
+  const header = [
+    'workload',
+    'status',
+    'rows',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'SQL/req',
+    'node ms/req',
+    'PG ms/req',
+    'of ceiling',
+    'Strapi',
+    '10x',
+    'target',
+  ];
+  const cpu = (m: Measurement): string[] =>
+    m.cpu ? [fixed(m.cpu.serverMs, 2), fixed(m.cpu.databaseMs, 2)] : ['-', '-'];
   const byName = new Map(checks.filter((c) => c.workload).map((c) => [c.workload, c]));
   const rows = results.map((r) => [
     r.name,
@@ -78,15 +103,34 @@ export function formatReport(results: WorkloadResult[], ceiling: CeilingResult |
   ]);
   if (ceiling) {
     const m = ceiling.measured;
-    rows.push(['ceiling (1 SQL)', String(ceiling.first.status), rowsOf(ceiling.first), fixed(m.rps), fixed(m.p50, 0), fixed(m.p99, 0), String(m.non2xx + m.errors), '1', ...cpu(m), '100.0%', '-', '-', '']);
+    rows.push([
+      'ceiling (1 SQL)',
+      String(ceiling.first.status),
+      rowsOf(ceiling.first),
+      fixed(m.rps),
+      fixed(m.p50, 0),
+      fixed(m.p99, 0),
+      String(m.non2xx + m.errors),
+      '1',
+      ...cpu(m),
+      '100.0%',
+      '-',
+      '-',
+      '',
+    ]);
   }
   const out = [table([header, ...rows]), ''];
   for (const r of results.filter((x) => !ok(x))) {
-    out.push(`!!! ${r.name} does not answer 2xx: first answer ${r.first.status}, ${r.measured.non2xx} non-2xx and ${r.measured.errors} errors under load (${JSON.stringify(r.measured.statusCodes)})`);
+    out.push(
+      `!!! ${r.name} does not answer 2xx: first answer ${r.first.status}, ${r.measured.non2xx} non-2xx and ${r.measured.errors} errors under load (${JSON.stringify(r.measured.statusCodes)})`,
+    );
     out.push(`!!!   GET ${r.path}`);
     for (const line of r.first.error?.split('\n') ?? []) out.push(`!!!   ${line.trim().slice(0, 600)}`);
   }
-  if (ceiling) out.push(`ceiling vs Vellum, list-populate answer: ${ceiling.comparison.equal ? 'equal' : 'DIFFERENT'}, ${ceiling.comparison.detail}`);
+  if (ceiling)
+    out.push(
+      `ceiling vs Vellum, list-populate answer: ${ceiling.comparison.equal ? 'equal' : 'DIFFERENT'}, ${ceiling.comparison.detail}`,
+    );
   out.push('', 'targets:');
   for (const c of checks) out.push(`  ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);
   const failed = checks.filter((c) => !c.pass).length;

@@ -41,7 +41,11 @@ interface Subject {
 }
 
 /** A CPU sampler for a child server on a database we know, closed by `cleanup`; null otherwise. */
-async function sampler(pid: number | undefined, databaseUrl: string | undefined, cleanup: Cleanup): Promise<CpuSampler | null> {
+async function sampler(
+  pid: number | undefined,
+  databaseUrl: string | undefined,
+  cleanup: Cleanup,
+): Promise<CpuSampler | null> {
   if (!pid || !databaseUrl) return null;
   const s = await createCpuSampler(pid, databaseUrl).catch(() => null);
   if (s) cleanup.add('close the CPU sampler', () => s.close());
@@ -53,7 +57,10 @@ function lastLoggedError(output: string): string | undefined {
   for (const line of output.split('\n').reverse()) {
     try {
       const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string; stack?: string } };
-      if ((entry.level ?? 0) >= 50) return [entry.msg, entry.err?.stack?.split('\n').slice(0, 3).join(' | ') ?? entry.err?.message].filter(Boolean).join(': ');
+      if ((entry.level ?? 0) >= 50)
+        return [entry.msg, entry.err?.stack?.split('\n').slice(0, 3).join(' | ') ?? entry.err?.message]
+          .filter(Boolean)
+          .join(': ');
     } catch {
       // not a log line
     }
@@ -69,25 +76,40 @@ async function startSeededVellum(options: BenchOptions, cleanup: Cleanup, quiet:
   t = performance.now();
   const vellum = await startVellum(db.url, cleanup);
   const observer = await openObserver(vellum.appDir, db.url, cleanup);
-  progress(`Vellum (pid ${vellum.pid}) serving ${vellum.url} in ${since(t)}; seeding ${options.articles} articles with a full-access token…`);
+  progress(
+    `Vellum (pid ${vellum.pid}) serving ${vellum.url} in ${since(t)}; seeding ${options.articles} articles with a full-access token…`,
+  );
   const token = await observer.createToken('bench seeding');
-  const seed = await seedBlog(createApi(vellum.url, token), { ...DEFAULT_COUNTS, articles: options.articles }).catch((err: Error) => {
-    // a server that died while seeding explains itself in its own output
-    throw new Error(`${err.message}\n--- Vellum's last output:\n${vellum.output() || '(none)'}`, { cause: err });
-  });
+  const seed = await seedBlog(createApi(vellum.url, token), { ...DEFAULT_COUNTS, articles: options.articles }).catch(
+    (err: Error) => {
+      // a server that died while seeding explains itself in its own output
+      throw new Error(`${err.message}\n--- Vellum's last output:\n${vellum.output() || '(none)'}`, { cause: err });
+    },
+  );
   await analyzeDatabase(db.url);
   progress(`seeded in ${seed.seconds.toFixed(1)} s (${seed.requests} requests), then ANALYZE`);
   return {
     label: `Vellum (examples/blog, child process) on PostgreSQL (${db.kind})`,
-    url: vellum.url, seed, databaseUrl: db.url, observer, output: vellum.output, pid: vellum.pid,
+    url: vellum.url,
+    seed,
+    databaseUrl: db.url,
+    observer,
+    output: vellum.output,
+    pid: vellum.pid,
   };
 }
 
-async function measureCeiling(subject: Subject, load: LoadOptions, cleanup: Cleanup): Promise<CeilingResult | undefined> {
+async function measureCeiling(
+  subject: Subject,
+  load: LoadOptions,
+  cleanup: Cleanup,
+): Promise<CeilingResult | undefined> {
   if (!subject.databaseUrl) return undefined;
   const ceiling = await startCeiling(subject.databaseUrl, cleanup);
   const comparison = await compareAnswers(subject.url, ceiling.url, CEILING_PATH, load.headers);
-  progress(`ceiling (pid ${ceiling.pid}) vs Vellum on ${CEILING_PATH}: ${comparison.equal ? 'same answer' : 'DIFFERENT answers'}`);
+  progress(
+    `ceiling (pid ${ceiling.pid}) vs Vellum on ${CEILING_PATH}: ${comparison.equal ? 'same answer' : 'DIFFERENT answers'}`,
+  );
   progress('measuring ceiling…');
   const first = await firstAnswer(ceiling.url + CEILING_PATH, {});
   const cpu = await sampler(ceiling.pid, subject.databaseUrl, cleanup);
@@ -100,9 +122,16 @@ function header(options: BenchOptions, subject: Subject, targets: Targets): stri
     `server: ${subject.label} at ${subject.url}`,
   ];
   const s = subject.seed;
-  if (s) lines.push(`dataset: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ${s.counts.articles} articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), seeded in ${s.seconds.toFixed(1)} s (${s.requests} requests, with a full-access API token)`);
-  lines.push(`requests: ${options.token ? 'with the --token key' : 'public (no Authorization header), as a frontend sends them'}`);
-  lines.push(`found: ${targets.articles} published articles; findOne ${targets.documentId}; tags ${targets.tags.join(' + ')}; views >= ${targets.viewsGte}`);
+  if (s)
+    lines.push(
+      `dataset: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ${s.counts.articles} articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), seeded in ${s.seconds.toFixed(1)} s (${s.requests} requests, with a full-access API token)`,
+    );
+  lines.push(
+    `requests: ${options.token ? 'with the --token key' : 'public (no Authorization header), as a frontend sends them'}`,
+  );
+  lines.push(
+    `found: ${targets.articles} published articles; findOne ${targets.documentId}; tags ${targets.tags.join(' + ')}; views >= ${targets.viewsGte}`,
+  );
   return lines.join('\n');
 }
 
@@ -132,13 +161,18 @@ async function main(): Promise<number> {
     const api = createApi(subject.url, options.token);
     const targets = await discoverTargets(api);
     const workloads = buildWorkloads(targets);
-    const load: LoadOptions = { duration: options.duration, connections: options.connections, warmup: options.warmup, headers: api.headers };
+    const load: LoadOptions = {
+      duration: options.duration,
+      connections: options.connections,
+      warmup: options.warmup,
+      headers: api.headers,
+    };
 
     const statements = subject.observer
       ? await subject.observer.countStatements(workloads.map((w) => w.path)).catch((err: Error) => {
-        progress(`could not count statements: ${err.message}`);
-        return [];
-      })
+          progress(`could not count statements: ${err.message}`);
+          return [];
+        })
       : [];
     const cpu = await sampler(subject.pid, subject.databaseUrl, cleanup);
     const results: WorkloadResult[] = [];
@@ -151,7 +185,12 @@ async function main(): Promise<number> {
         const logged = first.status >= 500 && subject.output ? lastLoggedError(subject.output()) : undefined;
         if (logged) first.error = `${first.error}\n    server log: ${logged}`;
       }
-      results.push({ ...w, first, measured: await measure(subject.url + w.path, load, cpu), statements: statements[i] });
+      results.push({
+        ...w,
+        first,
+        measured: await measure(subject.url + w.path, load, cpu),
+        statements: statements[i],
+      });
     }
     const ceiling = await measureCeiling(subject, load, cleanup);
     const checks = evaluate(results, ceiling);
@@ -159,8 +198,20 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${header(options, subject, targets)}\n\n${formatReport(results, ceiling, checks)}\n`);
     progress(`done in ${since(started)}`);
     if (options.json) {
-      const json = { date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, options: { ...options, token: options.token ? '***' : undefined }, server: subject.label, url: subject.url, seed: subject.seed, targets, results, ceiling, checks };
-      await writeFile(options.json, JSON.stringify(json, null, 2) + '\n');
+      const json = {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        options: { ...options, token: options.token ? '***' : undefined },
+        server: subject.label,
+        url: subject.url,
+        seed: subject.seed,
+        targets,
+        results,
+        ceiling,
+        checks,
+      };
+      await writeFile(options.json, `${JSON.stringify(json, null, 2)}\n`);
       progress(`figures written to ${options.json}`);
     }
     return options.strict && checks.some((c) => !c.pass) ? 1 : 0;

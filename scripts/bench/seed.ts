@@ -43,44 +43,74 @@ export async function seedBlog(api: Api, counts: SeedCounts = DEFAULT_COUNTS, se
     return p;
   };
 
-  const mediaIds = await mapLimit(Array.from({ length: counts.media }, (_, m) => m), CONCURRENCY, async (m) => {
-    const [w, h] = MEDIA_SIZES[m % MEDIA_SIZES.length];
-    const form = new FormData();
-    form.append('files', new Blob([new Uint8Array(await makePng(w, h, m + 1))], { type: 'image/png' }), `bench-image-${m + 1}.png`);
-    form.append('fileInfo', JSON.stringify({ alternativeText: `Generated image ${m + 1}`, caption: `Bench image ${m + 1} (${w}x${h})` }));
-    const files = await call(api.form<Array<{ id: number }>>('/api/upload', form));
-    return files[0].id;
-  });
+  const mediaIds = await mapLimit(
+    Array.from({ length: counts.media }, (_, m) => m),
+    CONCURRENCY,
+    async (m) => {
+      const [w, h] = MEDIA_SIZES[m % MEDIA_SIZES.length];
+      const form = new FormData();
+      form.append(
+        'files',
+        new Blob([new Uint8Array(await makePng(w, h, m + 1))], { type: 'image/png' }),
+        `bench-image-${m + 1}.png`,
+      );
+      form.append(
+        'fileInfo',
+        JSON.stringify({ alternativeText: `Generated image ${m + 1}`, caption: `Bench image ${m + 1} (${w}x${h})` }),
+      );
+      const files = await call(api.form<Array<{ id: number }>>('/api/upload', form));
+      return files[0].id;
+    },
+  );
 
-  const tagIds = await mapLimit(Array.from({ length: counts.tags }, (_, t) => ds.tagName(t)), CONCURRENCY, async (name) =>
-    (await call(api.json<Created>('POST', '/api/tags', { data: { name } }))).data.documentId);
+  const tagIds = await mapLimit(
+    Array.from({ length: counts.tags }, (_, t) => ds.tagName(t)),
+    CONCURRENCY,
+    async (name) => (await call(api.json<Created>('POST', '/api/tags', { data: { name } }))).data.documentId,
+  );
 
   const authorPayloads = Array.from({ length: counts.authors }, (_, a) => ds.author(a, { mediaIds }));
-  const authorIds = await mapLimit(authorPayloads, CONCURRENCY, async (data) =>
-    (await call(api.json<Created>('POST', '/api/authors', { data }))).data.documentId);
+  const authorIds = await mapLimit(
+    authorPayloads,
+    CONCURRENCY,
+    async (data) => (await call(api.json<Created>('POST', '/api/authors', { data }))).data.documentId,
+  );
 
   const refs: Refs = { mediaIds, tagIds, authorIds };
   const articles = Array.from({ length: counts.articles }, (_, k) => {
     const i = k + 1;
     const data = ds.article(i, refs);
     const quote = (data.blocks as Array<Record<string, unknown>>).find((b) => b.__component === 'shared.quote');
-    const fr = i % FR_EVERY === 1 % FR_EVERY ? ds.frenchArticle(i, data.title as string, quote?.person as string) : null;
+    const fr =
+      i % FR_EVERY === 1 % FR_EVERY ? ds.frenchArticle(i, data.title as string, quote?.person as string) : null;
     return { data, fr, draft: i % DRAFT_EVERY === 0 };
   });
   await mapLimit(articles, CONCURRENCY, async ({ data, fr, draft }) => {
     const status = draft ? '?status=draft' : '';
     const created = await call(api.json<Created>('POST', `/api/articles${status}`, { data }));
-    if (fr) await call(api.json('PUT', `/api/articles/${created.data.documentId}?locale=fr${draft ? '&status=draft' : ''}`, { data: fr }));
+    if (fr)
+      await call(
+        api.json('PUT', `/api/articles/${created.data.documentId}?locale=fr${draft ? '&status=draft' : ''}`, {
+          data: fr,
+        }),
+      );
   });
 
-  await call(api.json('PUT', '/api/global', {
-    data: {
-      siteName: 'Bench Blog',
-      siteDescription: 'The dataset of npm run bench',
-      favicon: mediaIds[mediaIds.length - 1],
-      defaultSeo: { metaTitle: 'Bench Blog', metaDescription: 'A blog to measure', shareImage: mediaIds[0], keywords: [{ value: 'cms' }, { value: 'blog' }] },
-    },
-  }));
+  await call(
+    api.json('PUT', '/api/global', {
+      data: {
+        siteName: 'Bench Blog',
+        siteDescription: 'The dataset of npm run bench',
+        favicon: mediaIds[mediaIds.length - 1],
+        defaultSeo: {
+          metaTitle: 'Bench Blog',
+          metaDescription: 'A blog to measure',
+          shareImage: mediaIds[0],
+          keywords: [{ value: 'cms' }, { value: 'blog' }],
+        },
+      },
+    }),
+  );
 
   return {
     counts: {

@@ -45,7 +45,11 @@ export function buildWorkloads(t: Targets): Workload[] {
     { name: 'list-populate', path: CEILING_PATH, about: '25 rows, populate=*' },
     { name: 'findOne-populate', path: `/api/articles/${t.documentId}?populate=*`, about: 'one document, populate=*' },
     { name: 'deep-populate', path: `/api/articles?${query(DEEP_POPULATE)}`, about: '10 rows, nested populate, DZ on' },
-    { name: 'filter-relation', path: `/api/articles?${query(filter)}`, about: `tags.name $in [${t.tags.join(', ')}], views $gte ${t.viewsGte}` },
+    {
+      name: 'filter-relation',
+      path: `/api/articles?${query(filter)}`,
+      about: `tags.name $in [${t.tags.join(', ')}], views $gte ${t.viewsGte}`,
+    },
   ];
   return workloads.map((w) => ({ ...w, strapi: STRAPI_RPS[w.name] }));
 }

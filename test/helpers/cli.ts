@@ -2,9 +2,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './app.ts';
 
-export interface RunningCli { child: ChildProcess; url: string; output: () => string }
+export interface RunningCli {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
 
-export const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' });
+export const baseEnv = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '/tmp',
+});
 
 /** `vellum start` as a user runs it (through tsx), on a free port; resolves once it listens. */
 export async function startCli(env: Record<string, string>, args: string[] = []): Promise<RunningCli> {
@@ -14,8 +21,12 @@ export async function startCli(env: Record<string, string>, args: string[] = [])
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (c) => { out += c; });
-  child.stderr!.on('data', (c) => { out += c; });
+  child.stdout!.on('data', (c) => {
+    out += c;
+  });
+  child.stderr!.on('data', (c) => {
+    out += c;
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`vellum start did not listen in time:\n${out}`)), 60_000);
     const check = (): void => {
@@ -26,7 +37,10 @@ export async function startCli(env: Record<string, string>, args: string[] = [])
       }
     };
     child.stdout!.on('data', check);
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`vellum start exited with ${code}:\n${out}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`vellum start exited with ${code}:\n${out}`));
+    });
   });
   return { child, url, output: () => out };
 }

@@ -42,7 +42,8 @@ const everything = {
 
 let t: TestApp;
 const create = (data: Record<string, unknown>) => t.request('POST', '/api/everythings', { data });
-const stored = async (documentId: string) => (await t.sql('everythings').first('data').where('document_id', documentId)).data;
+const stored = async (documentId: string) =>
+  (await t.sql('everythings').first('data').where('document_id', documentId)).data;
 
 beforeAll(async () => {
   const appDir = await writeApp({ contentTypes: { everything } });
@@ -56,19 +57,53 @@ describe('round trip of every attribute type', () => {
   it('stores and returns each type in its canonical form', async () => {
     const blocks = [{ type: 'paragraph', children: [{ type: 'text', text: 'hi' }] }];
     const res = await create({
-      str: 'hello', req: 'r', txt: 'long text', rich: '# title', blk: blocks, enm: 'b', mail: 'a@b.co',
-      pass: 'secret1', slug: 'my-slug_1.~', day: '2024-02-29', clock: '12:30', when: '2024-01-02T03:04:05Z',
-      stamp: 1700000000000, int: '42', big: '9007199254740993', flt: 1.25, dec: '12.5', flag: 'true',
-      js: { nested: [1, 'two', null, { three: true }] }, code: 'ABC', uniq: 'u1',
+      str: 'hello',
+      req: 'r',
+      txt: 'long text',
+      rich: '# title',
+      blk: blocks,
+      enm: 'b',
+      mail: 'a@b.co',
+      pass: 'secret1',
+      slug: 'my-slug_1.~',
+      day: '2024-02-29',
+      clock: '12:30',
+      when: '2024-01-02T03:04:05Z',
+      stamp: 1700000000000,
+      int: '42',
+      big: '9007199254740993',
+      flt: 1.25,
+      dec: '12.5',
+      flag: 'true',
+      js: { nested: [1, 'two', null, { three: true }] },
+      code: 'ABC',
+      uniq: 'u1',
     });
     expect(res.status).toBe(201);
     const doc = res.body.data;
     expect(doc).toMatchObject({
-      str: 'hello', req: 'r', txt: 'long text', rich: '# title', blk: blocks, enm: 'b', mail: 'a@b.co',
-      slug: 'my-slug_1.~', day: '2024-02-29', clock: '12:30:00', when: '2024-01-02T03:04:05.000Z',
+      str: 'hello',
+      req: 'r',
+      txt: 'long text',
+      rich: '# title',
+      blk: blocks,
+      enm: 'b',
+      mail: 'a@b.co',
+      slug: 'my-slug_1.~',
+      day: '2024-02-29',
+      clock: '12:30:00',
+      when: '2024-01-02T03:04:05.000Z',
       // a timestamp comes back as Strapi 5.54 returns it: epoch milliseconds, as a string
-      stamp: '1700000000000', int: 42, big: '9007199254740993', flt: 1.25, dec: 12.5,
-      flag: true, js: { nested: [1, 'two', null, { three: true }] }, code: 'ABC', uniq: 'u1', dflt: 7,
+      stamp: '1700000000000',
+      int: 42,
+      big: '9007199254740993',
+      flt: 1.25,
+      dec: 12.5,
+      flag: true,
+      js: { nested: [1, 'two', null, { three: true }] },
+      code: 'ABC',
+      uniq: 'u1',
+      dflt: 7,
     });
     expect(typeof doc.id).toBe('number');
     expect(doc.documentId).toMatch(/^[a-z0-9]{24}$/);
@@ -96,7 +131,9 @@ describe('round trip of every attribute type', () => {
     expect(res.body.data).not.toHaveProperty('secret');
     // Strapi strips private attributes from content-API input rather than rejecting them
     expect((await stored(res.body.data.documentId)).secret).toBeUndefined();
-    const viaService = await t.app.documents('api::everything.everything').create({ data: { req: 'r', secret: 'inside' } });
+    const viaService = await t.app
+      .documents('api::everything.everything')
+      .create({ data: { req: 'r', secret: 'inside' } });
     const read = await t.request('GET', `/api/everythings/${viaService.documentId}`);
     expect(read.body.data).not.toHaveProperty('secret');
     expect(JSON.stringify(read.body)).not.toContain('inside');
@@ -220,11 +257,24 @@ describe('dates and times as Strapi returns them', () => {
     }
     // stored as ISO text, so it still sorts and compares as an instant
     const list = await t.request('GET', '/api/everythings?filters[req]=stamp&sort=stamp:desc&fields[0]=stamp');
-    expect(list.body.data.map((d: { stamp: string }) => d.stamp)).toEqual(['1715000000000', '1715000000000', '1714979289123', '1714972089000', '1715000000']);
+    expect(list.body.data.map((d: { stamp: string }) => d.stamp)).toEqual([
+      '1715000000000',
+      '1715000000000',
+      '1714979289123',
+      '1714972089000',
+      '1715000000',
+    ]);
     const eq = await t.request('GET', '/api/everythings?filters[stamp][$eq]=1715000000000&fields[0]=stamp');
     expect(eq.body.data).toHaveLength(2);
-    const iso = await t.request('GET', '/api/everythings?filters[stamp][$lt]=2024-05-06T12:00:00Z&filters[req]=stamp&fields[0]=stamp');
-    expect(iso.body.data.map((d: { stamp: string }) => d.stamp).sort()).toEqual(['1714972089000', '1714979289123', '1715000000']);
+    const iso = await t.request(
+      'GET',
+      '/api/everythings?filters[stamp][$lt]=2024-05-06T12:00:00Z&filters[req]=stamp&fields[0]=stamp',
+    );
+    expect(iso.body.data.map((d: { stamp: string }) => d.stamp).sort()).toEqual([
+      '1714972089000',
+      '1714979289123',
+      '1715000000',
+    ]);
     // what a client reads, it can write back
     const back = await create({ req: 'stamp-back', stamp: eq.body.data[0].stamp });
     expect(back.body.data.stamp).toBe('1715000000000');
@@ -234,13 +284,22 @@ describe('dates and times as Strapi returns them', () => {
     const res = await create({ req: 'r', when: '1715000000000', clock: '07:08:09.500', day: '2024-05-06T10:00:00Z' });
     expect(res.status, res.text).toBe(201);
     expect(res.body.data).toMatchObject({ when: '2024-05-06T12:53:20.000Z', clock: '07:08:09.5', day: '2024-05-06' });
-    for (const [clock, expected] of [['07:08:09.120', '07:08:09.12'], ['07:08:09.000', '07:08:09'], ['07:08:09.123', '07:08:09.123']]) {
+    for (const [clock, expected] of [
+      ['07:08:09.120', '07:08:09.12'],
+      ['07:08:09.000', '07:08:09'],
+      ['07:08:09.123', '07:08:09.123'],
+    ]) {
       expect((await create({ req: 'r', clock })).body.data.clock).toBe(expected);
     }
   });
 
-  it('an unreadable timestamp filter is refused in Strapi\'s words', async () => {
+  it("an unreadable timestamp filter is refused in Strapi's words", async () => {
     const res = await t.request('GET', '/api/everythings?filters[stamp][$eq]=abc');
-    expect(res.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid format, expected a timestamp or an ISO date', details: {} });
+    expect(res.body.error).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid format, expected a timestamp or an ISO date',
+      details: {},
+    });
   });
 });

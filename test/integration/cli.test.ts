@@ -7,17 +7,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/app.ts';
 import { baseEnv, exited, startCli } from '../helpers/cli.ts';
 
-interface Ran { code: number | null; stdout: string; stderr: string }
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** A one-shot `vellum <args>` (e.g. `token create`), run to completion. */
 function vellum(args: string[], env: Record<string, string>): Promise<Ran> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/cli.ts'), ...args], {
-    cwd: ROOT, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...baseEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (c) => { stdout += c; });
-  child.stderr!.on('data', (c) => { stderr += c; });
+  child.stdout!.on('data', (c) => {
+    stdout += c;
+  });
+  child.stderr!.on('data', (c) => {
+    stderr += c;
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (code) => resolve({ code, stdout, stderr }));
@@ -38,7 +48,11 @@ async function createToken(env: Record<string, string>, ...args: string[]): Prom
 
 const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
 const postTag = (url: string, name: string, headers: Record<string, string> = {}): Promise<Response> =>
-  fetch(`${url}/api/tags`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ data: { name } }) });
+  fetch(`${url}/api/tags`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ data: { name } }),
+  });
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -117,7 +131,9 @@ describe('vellum start and vellum token', () => {
   });
 
   it('token usage mistakes exit 2 with a message, before any database starts', async () => {
-    const untouched = { VELLUM_DATA_DIR: path.join(path.dirname(env.VELLUM_DATA_DIR), `${path.basename(env.VELLUM_DATA_DIR)}-never`) };
+    const untouched = {
+      VELLUM_DATA_DIR: path.join(path.dirname(env.VELLUM_DATA_DIR), `${path.basename(env.VELLUM_DATA_DIR)}-never`),
+    };
     const cases: Array<[string[], RegExp]> = [
       [['create', '--type', 'full-access'], /create needs --name/],
       [['create', '--name', 'x', '--type', 'admin'], /--type must be one of read-only, full-access, custom/],
@@ -140,14 +156,29 @@ describe('vellum start and vellum token', () => {
   it('stops with a message naming the file and attribute when a schema is wrong', async () => {
     const { writeApp } = await import('../helpers/fixture-app.ts');
     const appDir = await writeApp({
-      contentTypes: { bad: { kind: 'collectionType', collectionName: 'bads', info: { singularName: 'bad', pluralName: 'bads' }, attributes: { x: { type: 'nope' } } } },
+      contentTypes: {
+        bad: {
+          kind: 'collectionType',
+          collectionName: 'bads',
+          info: { singularName: 'bad', pluralName: 'bads' },
+          attributes: { x: { type: 'nope' } },
+        },
+      },
     });
     dirs.push(appDir);
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/cli.ts'), 'start', '--app', appDir], {
-      cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'scripts/cli.ts'), 'start', '--app', appDir],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH ?? '', PORT: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let err = '';
-    child.stderr!.on('data', (c) => { err += c; });
+    child.stderr!.on('data', (c) => {
+      err += c;
+    });
     expect(await exited(child)).toBe(1);
     expect(err).toContain('src/api/bad/content-types/bad/schema.json: attribute "x" has unknown type "nope"');
     expect(err).not.toContain('    at ');

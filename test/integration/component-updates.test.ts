@@ -9,7 +9,8 @@ import { ROOT, startApp } from '../helpers/app.ts';
  * (test/fixtures/validation: a product with single, repeatable, nested and dynamic-zone components).
  */
 const FIXTURE = path.join(ROOT, 'test/fixtures/validation');
-const POPULATE = 'populate[dimensions]=true&populate[variants][populate]=*&populate[spec][populate]=*&populate[sections]=true';
+const POPULATE =
+  'populate[dimensions]=true&populate[variants][populate]=*&populate[spec][populate]=*&populate[sections]=true';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -25,7 +26,10 @@ const full = {
   spec: { title: 's', box: { width: 1, height: 2, depth: 3, unit: 'cm' }, options: [{ value: 'a' }] },
   dimensions: { width: 10, height: 20, depth: 30, unit: 'cm' },
   variants: [{ label: 'v1', price: 1, options: [{ value: 'o1' }] }, { label: 'v2' }],
-  sections: [{ __component: 'parts.note', text: 'n' }, { __component: 'parts.dimensions', width: 5 }],
+  sections: [
+    { __component: 'parts.note', text: 'n' },
+    { __component: 'parts.dimensions', width: 5 },
+  ],
 };
 
 let counter = 0;
@@ -49,7 +53,13 @@ describe('a component sent with its id is updated in place', () => {
     const before = await product();
     const res = await putDraft(before.documentId, { dimensions: { id: before.dimensions.id, width: 17 } });
     expect(res.status).toBe(200);
-    expect(strip(res.body.data.dimensions)).toEqual({ id: before.dimensions.id, width: 17, height: 20, depth: 30, unit: 'cm' });
+    expect(strip(res.body.data.dimensions)).toEqual({
+      id: before.dimensions.id,
+      width: 17,
+      height: 20,
+      depth: 30,
+      unit: 'cm',
+    });
     expect(res.body.data.dimensions.documentId).toBe(before.dimensions.documentId);
   });
 
@@ -96,7 +106,12 @@ describe('a component sent with its id is updated in place', () => {
   it('keeps an id sent twice in one list once: the second entry is a new instance (a kept difference)', async () => {
     const before = await product();
     const [v1] = before.variants;
-    const res = await putDraft(before.documentId, { variants: [{ id: v1.id, label: 'first' }, { id: v1.id, label: 'second' }] });
+    const res = await putDraft(before.documentId, {
+      variants: [
+        { id: v1.id, label: 'first' },
+        { id: v1.id, label: 'second' },
+      ],
+    });
     expect(res.status).toBe(200);
     const after = res.body.data.variants;
     expect(after.map((v: Doc) => v.label)).toEqual(['first', 'second']);
@@ -109,15 +124,24 @@ describe('a component sent with its id is updated in place', () => {
     const before = await product();
     const dims = before.sections[1];
     const res = await putDraft(before.documentId, {
-      sections: [{ __component: 'parts.dimensions', id: dims.id, height: 7 }, { __component: 'parts.note', text: 'new' }],
+      sections: [
+        { __component: 'parts.dimensions', id: dims.id, height: 7 },
+        { __component: 'parts.note', text: 'new' },
+      ],
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.sections[0]).toMatchObject({ __component: 'parts.dimensions', id: dims.id, width: 5, height: 7, depth: null });
+    expect(res.body.data.sections[0]).toMatchObject({
+      __component: 'parts.dimensions',
+      id: dims.id,
+      width: 5,
+      height: 7,
+      depth: null,
+    });
     expect(res.body.data.sections[1]).toMatchObject({ __component: 'parts.note', text: 'new' });
     expect(res.body.data.sections[1].id).not.toBe(before.sections[0].id);
   });
 
-  it('a published write takes the draft\'s ids and publishes the merged result', async () => {
+  it("a published write takes the draft's ids and publishes the merged result", async () => {
     const before = await product();
     const res = await t.request('PUT', `/api/products/${before.documentId}?${POPULATE}`, {
       data: { dimensions: { id: before.dimensions.id, height: 44 } },
@@ -139,13 +163,18 @@ describe('a component sent with its id is updated in place', () => {
   });
 });
 
-describe('a component id that is not this version\'s own is refused', () => {
+describe("a component id that is not this version's own is refused", () => {
   const refusal = (field: string) => ({
     data: null,
-    error: { status: 400, name: 'ApplicationError', message: `Some of the provided components in ${field} are not related to the entity`, details: {} },
+    error: {
+      status: 400,
+      name: 'ApplicationError',
+      message: `Some of the provided components in ${field} are not related to the entity`,
+      details: {},
+    },
   });
 
-  it('refuses the published version\'s ids when updating the draft, and writes nothing', async () => {
+  it("refuses the published version's ids when updating the draft, and writes nothing", async () => {
     const before = await product();
     const pub = await published(before.documentId);
     expect(pub.dimensions.id).not.toBe(before.dimensions.id);
@@ -162,13 +191,15 @@ describe('a component id that is not this version\'s own is refused', () => {
       expect(res.body).toEqual(refusal(field));
     }
     // the default (published) PUT writes the draft, so it refuses the published ids too
-    const viaPublish = await t.request('PUT', `/api/products/${before.documentId}`, { data: { dimensions: { id: pub.dimensions.id } } });
+    const viaPublish = await t.request('PUT', `/api/products/${before.documentId}`, {
+      data: { dimensions: { id: pub.dimensions.id } },
+    });
     expect(viaPublish.body).toEqual(refusal('dimensions'));
     expect(await draft(before.documentId)).toEqual(before);
     expect(await published(before.documentId)).toEqual(pub);
   });
 
-  it('refuses another document\'s ids, nested ones of another place and of another component', async () => {
+  it("refuses another document's ids, nested ones of another place and of another component", async () => {
     const a = await product();
     const b = await product();
     const cases: Array<[Doc, string]> = [

@@ -21,12 +21,15 @@ describe('components', () => {
     const res = await t.request('POST', '/api/articles', { data: { title: 'With seo', seo } });
     expect(res.status).toBe(201);
     expect(res.body.data).not.toHaveProperty('seo'); // not populated by default
-    const read = await t.request('GET', `/api/articles/${res.body.data.documentId}?populate[0]=seo&populate[1]=seo.keywords`);
+    const read = await t.request(
+      'GET',
+      `/api/articles/${res.body.data.documentId}?populate[0]=seo&populate[1]=seo.keywords`,
+    );
     const got = read.body.data.seo;
     expect(got).toMatchObject({ metaTitle: 'Meta', metaDescription: 'Desc' });
     expect(got.keywords.map((k: { value: string }) => k.value)).toEqual(['one', 'two']);
     const ids = [got.id, ...got.keywords.map((k: { id: number }) => k.id)];
-    ids.forEach((id) => expect(Number.isInteger(id)).toBe(true));
+    for (const id of ids) expect(Number.isInteger(id)).toBe(true);
     expect(new Set(ids).size).toBe(3);
     expect(got.documentId).toMatch(/^[a-z0-9]{24}$/);
     // populate=* is one level: nested components are not included
@@ -38,21 +41,36 @@ describe('components', () => {
   it('validates component attributes with their full path: types when writing the draft, the rest on publish', async () => {
     // Strapi 5.54's answers: a published POST writes a lenient draft (types only), then publishes
     // it, which checks `required`; so a type error is reported alone
-    const typed = await t.request('POST', '/api/articles', { data: { title: 'x', seo: { metaDescription: 'no title', keywords: [{ value: 5 }] } } });
+    const typed = await t.request('POST', '/api/articles', {
+      data: { title: 'x', seo: { metaDescription: 'no title', keywords: [{ value: 5 }] } },
+    });
     expect(typed.status).toBe(400);
-    expect(typed.body.error.details.errors.map((e: { path: string[] }) => e.path)).toEqual([['seo', 'keywords', '0', 'value']]);
-    const required = await t.request('POST', '/api/articles', { data: { title: 'x', seo: { metaDescription: 'no title', keywords: [{ value: '5' }] } } });
+    expect(typed.body.error.details.errors.map((e: { path: string[] }) => e.path)).toEqual([
+      ['seo', 'keywords', '0', 'value'],
+    ]);
+    const required = await t.request('POST', '/api/articles', {
+      data: { title: 'x', seo: { metaDescription: 'no title', keywords: [{ value: '5' }] } },
+    });
     expect(required.status).toBe(400);
-    expect(required.body.error.details.errors).toEqual([{
-      path: ['seo', 'metaTitle'], message: 'seo.metaTitle must be a `string` type, but the final value was: `null`.', name: 'ValidationError', value: null,
-    }]);
+    expect(required.body.error.details.errors).toEqual([
+      {
+        path: ['seo', 'metaTitle'],
+        message: 'seo.metaTitle must be a `string` type, but the final value was: `null`.',
+        name: 'ValidationError',
+        value: null,
+      },
+    ]);
   });
 
   it('rejects unknown keys inside a component and wrong shapes', async () => {
-    const unknown = await t.request('POST', '/api/articles', { data: { title: 'x', seo: { metaTitle: 'm', bogus: 1 } } });
+    const unknown = await t.request('POST', '/api/articles', {
+      data: { title: 'x', seo: { metaTitle: 'm', bogus: 1 } },
+    });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toBe('Invalid key bogus');
-    const notArray = await t.request('POST', '/api/authors', { data: { name: 'Shape', socials: { platform: 'github' } } });
+    const notArray = await t.request('POST', '/api/authors', {
+      data: { name: 'Shape', socials: { platform: 'github' } },
+    });
     expect(notArray.status).toBe(400);
     expect(notArray.body.error.details.errors[0].path).toEqual(['socials']);
     const notObject = await t.request('POST', '/api/articles', { data: { title: 'x', seo: 'text' } });
@@ -60,10 +78,25 @@ describe('components', () => {
   });
 
   it('replaces components on update, keeping an instance identity when its id is sent back', async () => {
-    const created = await t.request('POST', '/api/authors', { data: { name: 'Socials', socials: [{ platform: 'github', url: 'g' }, { platform: 'twitter', url: 't' }] } });
+    const created = await t.request('POST', '/api/authors', {
+      data: {
+        name: 'Socials',
+        socials: [
+          { platform: 'github', url: 'g' },
+          { platform: 'twitter', url: 't' },
+        ],
+      },
+    });
     const id = created.body.data.documentId;
     const before = (await t.request('GET', `/api/authors/${id}?populate[0]=socials`)).body.data.socials;
-    const res = await t.request('PUT', `/api/authors/${id}`, { data: { socials: [{ id: before[1].id, platform: 'twitter', url: 't2' }, { platform: 'mastodon', url: 'm' }] } });
+    const res = await t.request('PUT', `/api/authors/${id}`, {
+      data: {
+        socials: [
+          { id: before[1].id, platform: 'twitter', url: 't2' },
+          { platform: 'mastodon', url: 'm' },
+        ],
+      },
+    });
     expect(res.status).toBe(200);
     const after = (await t.request('GET', `/api/authors/${id}?populate[0]=socials`)).body.data.socials;
     expect(after.map((s: { url: string }) => s.url)).toEqual(['t2', 'm']);
@@ -81,22 +114,37 @@ describe('components', () => {
     const appDir = await writeApp({
       contentTypes: {
         box: {
-          kind: 'collectionType', collectionName: 'boxes', info: { singularName: 'box', pluralName: 'boxes' },
+          kind: 'collectionType',
+          collectionName: 'boxes',
+          info: { singularName: 'box', pluralName: 'boxes' },
           attributes: {
             items: { type: 'component', component: 'parts.item', repeatable: true, min: 2, max: 3 },
             lid: { type: 'component', component: 'parts.item', required: true },
           },
         },
       },
-      components: { 'parts.item': { collectionName: 'components_parts_items', info: { displayName: 'Item' }, attributes: { label: { type: 'string' } } } },
+      components: {
+        'parts.item': {
+          collectionName: 'components_parts_items',
+          info: { displayName: 'Item' },
+          attributes: { label: { type: 'string' } },
+        },
+      },
     });
     const other = await startApp({ appDir });
     try {
       // Strapi 5.54: `min` binds a list that is not empty (or a required one), `max` any list
-      const tooFew = await other.request('POST', '/api/boxes', { data: { items: [{ label: 'a' }], lid: { label: 'l' } } });
+      const tooFew = await other.request('POST', '/api/boxes', {
+        data: { items: [{ label: 'a' }], lid: { label: 'l' } },
+      });
       expect(tooFew.status).toBe(400);
-      expect(tooFew.body.error.details.errors[0]).toMatchObject({ path: ['items'], message: 'items field must have at least 2 items' });
-      const tooMany = await other.request('POST', '/api/boxes', { data: { items: [{}, {}, {}, {}], lid: { label: 'l' } } });
+      expect(tooFew.body.error.details.errors[0]).toMatchObject({
+        path: ['items'],
+        message: 'items field must have at least 2 items',
+      });
+      const tooMany = await other.request('POST', '/api/boxes', {
+        data: { items: [{}, {}, {}, {}], lid: { label: 'l' } },
+      });
       expect(tooMany.status).toBe(400);
       expect(tooMany.body.error.details.errors[0].message).toBe('items field must have less than or equal to 3 items');
       const noLid = await other.request('POST', '/api/boxes', { data: { items: [{ label: 'a' }, { label: 'b' }] } });
@@ -104,7 +152,9 @@ describe('components', () => {
       expect(noLid.body.error.details.errors[0].path).toEqual(['lid']);
       const empty = await other.request('POST', '/api/boxes', { data: { items: [], lid: { label: 'l' } } });
       expect(empty.status).toBe(201);
-      const ok = await other.request('POST', '/api/boxes', { data: { items: [{ label: 'a' }, { label: 'b' }], lid: { label: 'l' } } });
+      const ok = await other.request('POST', '/api/boxes', {
+        data: { items: [{ label: 'a' }, { label: 'b' }], lid: { label: 'l' } },
+      });
       expect(ok.status).toBe(201);
     } finally {
       await other.close();
@@ -124,11 +174,15 @@ describe('dynamic zones', () => {
     expect(res.status).toBe(201);
     const read = await t.request('GET', `/api/articles/${res.body.data.documentId}?populate[0]=blocks`);
     const got = read.body.data.blocks;
-    expect(got.map((b: { __component: string }) => b.__component)).toEqual(['shared.rich-text', 'shared.quote', 'shared.rich-text']);
+    expect(got.map((b: { __component: string }) => b.__component)).toEqual([
+      'shared.rich-text',
+      'shared.quote',
+      'shared.rich-text',
+    ]);
     expect(Object.keys(got[0]).slice(0, 3)).toEqual(['__component', 'id', 'documentId']);
     expect(got[1]).toMatchObject({ title: 'Q', body: 'quoted' });
     expect(got[1]).not.toHaveProperty('person'); // relations inside are populated only when asked
-    got.forEach((b: { id: number }) => expect(Number.isInteger(b.id)).toBe(true));
+    for (const b of got as Array<{ id: number }>) expect(Number.isInteger(b.id)).toBe(true);
   });
 
   it('populates inside dynamic zone components with `on` and drops unlisted components', async () => {
@@ -144,17 +198,23 @@ describe('dynamic zones', () => {
   });
 
   it('rejects components that are not allowed in the zone, or missing __component', async () => {
-    const bad = await t.request('POST', '/api/articles', { data: { title: 'x', blocks: [{ __component: 'shared.seo', metaTitle: 'no' }] } });
+    const bad = await t.request('POST', '/api/articles', {
+      data: { title: 'x', blocks: [{ __component: 'shared.seo', metaTitle: 'no' }] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.errors[0].path).toEqual(['blocks', '0', '__component']);
     const missing = await t.request('POST', '/api/articles', { data: { title: 'x', blocks: [{ body: 'no type' }] } });
     expect(missing.status).toBe(400);
-    const notArray = await t.request('POST', '/api/articles', { data: { title: 'x', blocks: { __component: 'shared.rich-text' } } });
+    const notArray = await t.request('POST', '/api/articles', {
+      data: { title: 'x', blocks: { __component: 'shared.rich-text' } },
+    });
     expect(notArray.status).toBe(400);
   });
 
   it('validates each item against its own component schema', async () => {
-    const res = await t.request('POST', '/api/articles', { data: { title: 'x', blocks: [{ __component: 'shared.quote', title: 42 }] } });
+    const res = await t.request('POST', '/api/articles', {
+      data: { title: 'x', blocks: [{ __component: 'shared.quote', title: 42 }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.errors[0].path).toEqual(['blocks', '0', 'title']);
   });

@@ -35,7 +35,9 @@ const bodies = (responses: TestResponse[]): string =>
 /** A promise and its resolver: lets two transactions meet at a point. */
 function signal(): { reached: Promise<void>; done: () => void } {
   let done!: () => void;
-  const reached = new Promise<void>((resolve) => { done = resolve; });
+  const reached = new Promise<void>((resolve) => {
+    done = resolve;
+  });
   return { reached, done };
 }
 
@@ -75,8 +77,11 @@ describe('writers to one document', () => {
   it('create a missing localization once: parallel first PUT ?locale=fr all answer 200, one fr version', async () => {
     for (let round = 0; round < 3; round++) {
       const documentId = await article({ title: `Only English ${round}`, views: 7 });
-      const responses = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-        t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: `Français ${i}` } })));
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: `Français ${i}` } }),
+        ),
+      );
       expect(statuses(responses), bodies(responses)).toEqual(Array(10).fill(200));
       for (const res of responses) expect(res.body.data).toMatchObject({ documentId, locale: 'fr', views: 7 });
       const fr = await t.sql('articles').select('id', 'published_at').where({ document_id: documentId, locale: 'fr' });
@@ -90,8 +95,9 @@ describe('writers to one document', () => {
 
 describe('single types', () => {
   it('keep one document: parallel first PUT /api/global all answer 200 and create one document', async () => {
-    const responses = await Promise.all(Array.from({ length: 8 }, (_, i) =>
-      t.request('PUT', '/api/global', { data: { siteName: `Site ${i}` } })));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => t.request('PUT', '/api/global', { data: { siteName: `Site ${i}` } })),
+    );
     expect(statuses(responses), bodies(responses)).toEqual(Array(8).fill(200));
     expect(new Set(responses.map((r) => r.body.data.documentId)).size).toBe(1);
     expect(await t.sql('globals').count({ n: '*' }).first()).toEqual({ n: 1 });
@@ -102,8 +108,13 @@ describe('single types', () => {
     expect(existing).toBeDefined();
     const twin = { document_id: 'someotherdocumentid00000', locale: existing.locale, published_at: t.sql.fn.now() };
     await expect(t.sql('globals').insert(twin)).rejects.toMatchObject({ code: '23505' });
-    const err = await t.app.documents('api::global.global').create({ data: { siteName: 'Second' } })
-      .then(() => null, (e: unknown) => e);
+    const err = await t.app
+      .documents('api::global.global')
+      .create({ data: { siteName: 'Second' } })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(isAppError(err) && err.toJSON()).toMatchObject({ status: 409, name: 'ConflictError' });
   });
 
@@ -117,8 +128,8 @@ describe('single types', () => {
         await app.destroy();
       }
     };
-    const index = () => t.sql('pg_indexes').first('indexname')
-      .where({ tablename: 'globals', indexname: 'globals_single_key' });
+    const index = () =>
+      t.sql('pg_indexes').first('indexname').where({ tablename: 'globals', indexname: 'globals_single_key' });
     await t.sql.raw('DROP INDEX globals_single_key');
     await restart();
     expect(await index()).toBeDefined();
@@ -151,7 +162,8 @@ describe('relations under concurrent writes to their targets', () => {
         expect(created.body.error.message).toBe(`Document with id "${author}", locale "null" not found`);
       }
     }
-    const dangling = await t.sql('articles as a')
+    const dangling = await t
+      .sql('articles as a')
       .select('a.document_id', t.sql.raw(`a.data->>'author' AS author`))
       .whereRaw(`a.data->>'author' IS NOT NULL`)
       .whereNotExists(t.sql('authors as w').select(1).whereRaw(`w.document_id = a.data->>'author'`));
@@ -194,7 +206,8 @@ describe('relations under concurrent writes to their targets', () => {
       expect(deleted.status).toBe(200);
       expect([201, 400], JSON.stringify(created.body)).toContain(created.status);
     }
-    const dangling = await t.sql('articles as a')
+    const dangling = await t
+      .sql('articles as a')
       .select('a.document_id', t.sql.raw(`a.data->'gallery' AS gallery`))
       .whereRaw(`jsonb_array_length(coalesce(a.data->'gallery', '[]'::jsonb)) > 0`)
       .whereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements(a.data->'gallery') g(id)
@@ -209,21 +222,25 @@ describe('deadlocks and serialization failures', () => {
     const b = await authorNamed('Right');
     const first = [signal(), signal()];
     let attempts = 0;
-    const crossing = (side: 0 | 1, one: string, other: string) => t.app.documents.transaction(async (documents) => {
-      attempts++;
-      await documents(AUTHOR).update({ documentId: one, data: { bio: `first by ${side}` } });
-      // the first attempts meet here holding one lock each, then ask for each other's
-      first[side].done();
-      await first[1 - side].reached;
-      await documents(AUTHOR).update({ documentId: other, data: { bio: `second by ${side}` } });
-      return side;
-    });
+    const crossing = (side: 0 | 1, one: string, other: string) =>
+      t.app.documents.transaction(async (documents) => {
+        attempts++;
+        await documents(AUTHOR).update({ documentId: one, data: { bio: `first by ${side}` } });
+        // the first attempts meet here holding one lock each, then ask for each other's
+        first[side].done();
+        await first[1 - side].reached;
+        await documents(AUTHOR).update({ documentId: other, data: { bio: `second by ${side}` } });
+        return side;
+      });
     expect(await Promise.all([crossing(0, a, b), crossing(1, b, a)])).toEqual([0, 1]);
     expect(attempts).toBe(3); // PostgreSQL broke the deadlock by failing one of them, which ran again
     // the one that ran again wrote both documents last
     const bio = async (id: string) => (await t.sql('authors').first('data').where('document_id', id)).data.bio;
     const [bioA, bioB] = [await bio(a), await bio(b)];
-    expect([['first by 0', 'second by 0'], ['second by 1', 'first by 1']]).toContainEqual([bioA, bioB]);
+    expect([
+      ['first by 0', 'second by 0'],
+      ['second by 1', 'first by 1'],
+    ]).toContainEqual([bioA, bioB]);
   });
 
   it('are answered 409 ConflictError after a bounded number of attempts', async () => {
@@ -237,7 +254,10 @@ describe('deadlocks and serialization failures', () => {
       await t.sql('authors').where('document_id', a).update({ updated_at: t.sql.fn.now() });
       await documents(AUTHOR).update({ documentId: a, data: { bio: 'never' } });
     });
-    const err = await failing.then(() => null, (e: unknown) => e);
+    const err = await failing.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(isAppError(err) && err.toJSON()).toMatchObject({ status: 409, name: 'ConflictError' });
     expect(attempts).toBe(4); // the first try and three retries
     expect((await t.sql('authors').first('data').where('document_id', a)).data.bio).toBeUndefined();
@@ -254,11 +274,16 @@ describe('deadlocks and serialization failures', () => {
     });
     await held.reached;
     let attempts = 0;
-    const err = await t.app.documents.transaction(async (documents, trx) => {
-      attempts++;
-      await trx.raw(`SET LOCAL lock_timeout = '50ms'`);
-      await documents(AUTHOR).delete({ documentId: a });
-    }).then(() => null, (e: unknown) => e);
+    const err = await t.app.documents
+      .transaction(async (documents, trx) => {
+        attempts++;
+        await trx.raw(`SET LOCAL lock_timeout = '50ms'`);
+        await documents(AUTHOR).delete({ documentId: a });
+      })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     release.done();
     await holder;
     expect(isAppError(err) && err.toJSON()).toMatchObject({ status: 503, name: 'ServiceUnavailableError' });

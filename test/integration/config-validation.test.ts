@@ -25,22 +25,42 @@ const overridden = (file: string) => `config/${file} (the override given to crea
 
 describe('a bad config value stops start-up, naming its file and key', () => {
   const cases: Array<[string, ConfigOverrides, string]> = [
-    ['users-permissions', { plugins: { 'users-permissions': { config: { ratelimit: { max: 'ten' } } } } },
-      `${overridden('plugins')}: users-permissions.config.ratelimit.max: expected number, got "ten"`],
-    ['users-permissions roles',
+    [
+      'users-permissions',
+      { plugins: { 'users-permissions': { config: { ratelimit: { max: 'ten' } } } } },
+      `${overridden('plugins')}: users-permissions.config.ratelimit.max: expected number, got "ten"`,
+    ],
+    [
+      'users-permissions roles',
       { plugins: { 'users-permissions': { config: { roles: { editor: { permissions: 'all' } } } } } },
-      `${overridden('plugins')}: users-permissions.config.roles.editor.permissions: expected array, got "all"`],
-    ['upload', { plugins: { upload: { config: { sizeLimit: '10mb' } } } },
-      `${overridden('plugins')}: upload.config.sizeLimit: expected number, got "10mb"`],
-    ['i18n', { plugins: { i18n: { config: { locales: ['en', { code: 'not a code' }] } } } },
-      `${overridden('plugins')}: i18n.config.locales[1].code: expected text matching`],
+      `${overridden('plugins')}: users-permissions.config.roles.editor.permissions: expected array, got "all"`,
+    ],
+    [
+      'upload',
+      { plugins: { upload: { config: { sizeLimit: '10mb' } } } },
+      `${overridden('plugins')}: upload.config.sizeLimit: expected number, got "10mb"`,
+    ],
+    [
+      'i18n',
+      { plugins: { i18n: { config: { locales: ['en', { code: 'not a code' }] } } } },
+      `${overridden('plugins')}: i18n.config.locales[1].code: expected text matching`,
+    ],
     ['server', { server: { port: 'eighty' } }, `${overridden('server')}: port: expected number, got "eighty"`],
-    ['server proxy', { server: { proxy: { koa: true, maxIpsCount: 0 } } },
-      `${overridden('server')}: proxy.maxIpsCount: expected a number >= 1, got 0`],
-    ['database', { database: { pool: { min: 0, max: 0 } } },
-      `${overridden('database')}: pool.max: expected a number > 0, got 0`],
-    ['api', { api: { rest: { withCount: 'yes' } } },
-      `${overridden('api')}: rest.withCount: expected boolean, got "yes"`],
+    [
+      'server proxy',
+      { server: { proxy: { koa: true, maxIpsCount: 0 } } },
+      `${overridden('server')}: proxy.maxIpsCount: expected a number >= 1, got 0`,
+    ],
+    [
+      'database',
+      { database: { pool: { min: 0, max: 0 } } },
+      `${overridden('database')}: pool.max: expected a number > 0, got 0`,
+    ],
+    [
+      'api',
+      { api: { rest: { withCount: 'yes' } } },
+      `${overridden('api')}: rest.withCount: expected boolean, got "yes"`,
+    ],
   ];
   for (const [name, config, message] of cases) {
     it(`${name}: ${message.slice(message.indexOf(': ') + 2)}`, async () => {
@@ -48,17 +68,19 @@ describe('a bad config value stops start-up, naming its file and key', () => {
     });
   }
 
-  it('names the app\'s own config/plugins.ts when the value is written there', async () => {
+  it("names the app's own config/plugins.ts when the value is written there", async () => {
     const appDir = await writeApp({});
     const file = path.join(appDir, 'config', 'plugins.ts');
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, "export default { upload: { config: { breakpoints: { large: 'wide' } } } };\n");
     const err = await startError({ appDir });
     // the kernel names the plugin whose register refused its config
-    expect(err.message).toBe(`Plugin "upload" failed in register: ${file}: upload.config.breakpoints.large: expected number, got "wide"`);
+    expect(err.message).toBe(
+      `Plugin "upload" failed in register: ${file}: upload.config.breakpoints.large: expected number, got "wide"`,
+    );
   });
 
-  it('names the file that read a bad variable (PORT): the app\'s config/server.ts, else Vellum\'s', async () => {
+  it("names the file that read a bad variable (PORT): the app's config/server.ts, else Vellum's", async () => {
     const fromBlog = await startError({ env: { PORT: 'abc' } });
     expect(fromBlog.message).toBe(`${path.join(BLOG, 'config', 'server.ts')}: port: expected number, got NaN`);
     const bare = await startError({ appDir: await writeApp({}), env: { PORT: 'abc' } });
@@ -94,8 +116,10 @@ describe('valid configs', () => {
     });
     try {
       const locales = await t.request('GET', '/api/i18n/locales');
-      expect(locales.body.map((l: { name: string; isDefault: boolean }) => [l.name, l.isDefault]))
-        .toEqual([['Français', false], ['English (en)', true]]);
+      expect(locales.body.map((l: { name: string; isDefault: boolean }) => [l.name, l.isDefault])).toEqual([
+        ['Français', false],
+        ['English (en)', true],
+      ]);
       // maxLimit: null, so a page of 500 is asked for as is
       expect((await t.request('GET', '/api/tags?pagination[pageSize]=500')).body.meta.pagination.pageSize).toBe(500);
     } finally {

@@ -4,16 +4,27 @@ import type { TestApp } from '../../testing.ts';
 import { startApp } from '../helpers/app.ts';
 import { writeApp } from '../helpers/fixture-app.ts';
 
-interface Answer { status: number; headers: http.IncomingHttpHeaders; body: any }
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
 
 /** A request through node:http, which sends the Origin header it is given (fetch may not). */
-function send(app: TestApp, method: string, path: string, headers: Record<string, string>, body?: string):
-Promise<Answer> {
+function send(
+  app: TestApp,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${app.url}${path}`, { method, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
       res.on('end', () => {
         let parsed: unknown = text;
         try {
@@ -32,14 +43,22 @@ Promise<Answer> {
 const FRONT = 'https://front.example';
 const OTHER = 'https://other.example';
 const preflight = (origin: string, method = 'POST') => ({
-  origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization,content-type',
+  origin,
+  'access-control-request-method': method,
+  'access-control-request-headers': 'authorization,content-type',
 });
 const CORS_HEADERS = [
-  'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-allow-methods',
-  'access-control-allow-headers', 'access-control-max-age', 'access-control-expose-headers',
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-max-age',
+  'access-control-expose-headers',
 ];
-const reflected = (origin: string) =>
-  ({ 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' });
+const reflected = (origin: string) => ({
+  'access-control-allow-origin': origin,
+  'access-control-allow-credentials': 'true',
+});
 const corsOf = (res: Answer): Record<string, unknown> =>
   Object.fromEntries(CORS_HEADERS.filter((h) => res.headers[h] !== undefined).map((h) => [h, res.headers[h]]));
 
@@ -89,7 +108,11 @@ describe("CORS (Strapi's strapi::cors)", () => {
   });
 
   it("answers a preflight 204 with Strapi's defaults, also for a route that has only other methods", async () => {
-    const routes = [['/api/articles', 'POST'], ['/api/auth/local', 'POST'], ['/api/users/me', 'DELETE']];
+    const routes = [
+      ['/api/articles', 'POST'],
+      ['/api/auth/local', 'POST'],
+      ['/api/users/me', 'DELETE'],
+    ];
     for (const [path, method] of routes) {
       const res = await send(blog, 'OPTIONS', path, preflight(FRONT, method));
       expect(res.status, path).toBe(204);
@@ -107,13 +130,23 @@ describe("CORS (Strapi's strapi::cors)", () => {
   it('keeps the CORS headers on error answers, so the browser can read the envelope', async () => {
     const missing = await send(blog, 'GET', '/api/users/me', { origin: FRONT });
     const unknown = await send(blog, 'GET', '/api/nothing-here', { origin: FRONT });
-    const badJson = await send(blog, 'POST', '/api/articles', {
-      origin: FRONT, authorization: `Bearer ${blog.token}`, 'content-type': 'application/json',
-    }, '{"data": ');
+    const badJson = await send(
+      blog,
+      'POST',
+      '/api/articles',
+      {
+        origin: FRONT,
+        authorization: `Bearer ${blog.token}`,
+        'content-type': 'application/json',
+      },
+      '{"data": ',
+    );
     const badUrl = await send(blog, 'GET', '/api/articles?x=%00', { origin: FRONT });
     for (const [res, status, name] of [
-      [missing, 401, 'UnauthorizedError'], [unknown, 404, 'NotFoundError'],
-      [badJson, 400, 'ValidationError'], [badUrl, 400, 'ValidationError'],
+      [missing, 401, 'UnauthorizedError'],
+      [unknown, 404, 'NotFoundError'],
+      [badJson, 400, 'ValidationError'],
+      [badUrl, 400, 'ValidationError'],
     ] as const) {
       expect(res.status, name).toBe(status);
       expect(res.body.error.name, name).toBe(name);
@@ -125,7 +158,8 @@ describe("CORS (Strapi's strapi::cors)", () => {
     const allowed = await send(listed, 'GET', '/_health', { origin: FRONT });
     expect(allowed.status).toBe(200);
     expect(corsOf(allowed)).toEqual({
-      'access-control-allow-origin': FRONT, 'access-control-expose-headers': 'X-Request-Id',
+      'access-control-allow-origin': FRONT,
+      'access-control-expose-headers': 'X-Request-Id',
     });
     const fromEnv = await send(listed, 'GET', '/_health', { origin: 'https://extra.example' });
     expect(fromEnv.headers['access-control-allow-origin']).toBe('https://extra.example');

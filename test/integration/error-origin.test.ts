@@ -5,7 +5,12 @@ import type { TestApp } from '../../testing.ts';
 import { startApp } from '../helpers/app.ts';
 
 interface LogLine {
-  level: number; msg: string; reqId?: string; code?: string; status?: number; err?: { code?: string; message: string };
+  level: number;
+  msg: string;
+  reqId?: string;
+  code?: string;
+  status?: number;
+  err?: { code?: string; message: string };
 }
 
 let t: TestApp;
@@ -33,17 +38,26 @@ describe('errors keep their origin', () => {
     const res = await t.request('POST', '/api/tags', { data: { name: 'taken' } });
     expect(res.status).toBe(400);
     // the envelope is Strapi's, key for key: no code, no cause
-    expect(res.text).toBe(JSON.stringify({
-      data: null,
-      error: {
-        status: 400, name: 'ValidationError', message: 'This attribute must be unique',
-        details: {
-          errors: [{
-            path: ['name'], message: 'This attribute must be unique', name: 'ValidationError', value: 'taken',
-          }],
+    expect(res.text).toBe(
+      JSON.stringify({
+        data: null,
+        error: {
+          status: 400,
+          name: 'ValidationError',
+          message: 'This attribute must be unique',
+          details: {
+            errors: [
+              {
+                path: ['name'],
+                message: 'This attribute must be unique',
+                name: 'ValidationError',
+                value: 'taken',
+              },
+            ],
+          },
         },
-      },
-    }));
+      }),
+    );
     const lines = causes(res.headers.get('x-request-id'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 20, code: 'UNIQUE', status: 400, err: { code: '23505' } });

@@ -50,18 +50,21 @@ beforeAll(async () => {
   t = await startApp({ config: { database: { statementTimeout: 2000 } } });
   const tagIds: string[] = [];
   for (let i = 0; i < TAGS; i += 10) {
-    const batch = await Promise.all(Array.from({ length: 10 }, (_, j) =>
-      t.request('POST', '/api/tags', { data: { name: `tag-${i + j}` } })));
+    const batch = await Promise.all(
+      Array.from({ length: 10 }, (_, j) => t.request('POST', '/api/tags', { data: { name: `tag-${i + j}` } })),
+    );
     tagIds.push(...batch.map((r) => r.body.data.documentId as string));
   }
   for (let i = 0; i < ARTICLES; i += 20) {
-    await Promise.all(Array.from({ length: 20 }, async (_, j) => {
-      const n = i + j;
-      const res = await t.request('POST', '/api/articles?status=published', {
-        data: { title: title(n), slug: `article-${n}`, tags: tagsOf(n).map((x) => tagIds[x]) },
-      });
-      ids[n] = res.body.data.id;
-    }));
+    await Promise.all(
+      Array.from({ length: 20 }, async (_, j) => {
+        const n = i + j;
+        const res = await t.request('POST', '/api/articles?status=published', {
+          data: { title: title(n), slug: `article-${n}`, tags: tagsOf(n).map((x) => tagIds[x]) },
+        });
+        ids[n] = res.body.data.id;
+      }),
+    );
   }
 }, 120_000);
 
@@ -85,7 +88,9 @@ describe('filters, sorts and populate filters through many relations', () => {
     const expected = reach(new Set([7]), 8);
     expect(expected.size).toBeGreaterThan(1);
     expect(expected.size).toBeLessThan(ARTICLES);
-    const found = await read(`/api/articles?filters${chain(8, '[title][$eq]=Article 007')}&sort=title&pagination[pageSize]=100&fields[0]=title`);
+    const found = await read(
+      `/api/articles?filters${chain(8, '[title][$eq]=Article 007')}&sort=title&pagination[pageSize]=100&fields[0]=title`,
+    );
     expect(found.status).toBe(200);
     expect(found.body.meta.pagination.total).toBe(expected.size);
     const all = [...expected].sort((a, b) => a - b).map(title);
@@ -105,19 +110,27 @@ describe('filters, sorts and populate filters through many relations', () => {
 
   it('sort: through several relations, by the smallest (asc) or largest (desc) value reachable', async () => {
     const all = Array.from({ length: ARTICLES }, (_, n) => n);
-    const expected = (hops: number, order: 'asc' | 'desc'): string[] => all
-      .map((n) => {
-        const titles = [...reach(new Set([n]), hops)].map(title).sort();
-        return { n, key: order === 'asc' ? titles[0] : titles.at(-1)! };
-      })
-      // ties in id order, as the API breaks them
-      .sort((a, b) => (a.key === b.key ? ids[a.n] - ids[b.n] : (a.key < b.key) === (order === 'asc') ? -1 : 1))
-      .slice(0, 25)
-      .map(({ n }) => title(n));
-    for (const [hops, order] of [[2, 'asc'], [4, 'desc'], [6, 'asc']] as const) {
+    const expected = (hops: number, order: 'asc' | 'desc'): string[] =>
+      all
+        .map((n) => {
+          const titles = [...reach(new Set([n]), hops)].map(title).sort();
+          return { n, key: order === 'asc' ? titles[0] : titles.at(-1)! };
+        })
+        // ties in id order, as the API breaks them
+        .sort((a, b) => (a.key === b.key ? ids[a.n] - ids[b.n] : a.key < b.key === (order === 'asc') ? -1 : 1))
+        .slice(0, 25)
+        .map(({ n }) => title(n));
+    for (const [hops, order] of [
+      [2, 'asc'],
+      [4, 'desc'],
+      [6, 'asc'],
+    ] as const) {
       const res = await read(`/api/articles?sort=${dotted(hops, `title:${order}`)}&fields[0]=title`);
       expect(res.status).toBe(200);
-      expect(res.body.data.map((d: { title: string }) => d.title), `${hops} ${order}`).toEqual(expected(hops, order));
+      expect(
+        res.body.data.map((d: { title: string }) => d.title),
+        `${hops} ${order}`,
+      ).toEqual(expected(hops, order));
     }
   });
 
@@ -171,7 +184,10 @@ describe('query bounds (api.rest.maxQueryDepth, maxQueryConditions)', () => {
       expect(deep.body.error.details.limit).toBe(2);
       const sort = await strict.request('GET', '/api/articles?sort=tags.articles.author.name');
       expect(sort.status).toBe(400);
-      const conditions = await strict.request('GET', '/api/articles?filters[title]=a&filters[slug]=b&filters[views]=1&filters[rating]=2');
+      const conditions = await strict.request(
+        'GET',
+        '/api/articles?filters[title]=a&filters[slug]=b&filters[views]=1&filters[rating]=2',
+      );
       expect(conditions.status).toBe(400);
       expect(conditions.body.error.details.limit).toBe(3);
       // the users list and count are bounded too
@@ -225,7 +241,12 @@ describe('slow statements', () => {
     expect(res.status).toBe(503);
     expect(body).toEqual({
       data: null,
-      error: { status: 503, name: 'ServiceUnavailableError', message: 'The request took too long and was cancelled', details: {} },
+      error: {
+        status: 503,
+        name: 'ServiceUnavailableError',
+        message: 'The request took too long and was cancelled',
+        details: {},
+      },
     });
     expect(await until(async () => (await sleeping()) === 0)).toBe(true);
     // a statement within the timeout is unaffected
@@ -249,7 +270,10 @@ describe('slow statements', () => {
     for (const c of clients) c.abort();
     await Promise.all(pending);
     // the pool is free again at once: a read answers within a second (the slow ones would hold it for 900 ms more)
-    const res = await fetch(`${s.url}/api/tags`, { headers: { authorization: `Bearer ${s.token}` }, signal: AbortSignal.timeout(1000) });
+    const res = await fetch(`${s.url}/api/tags`, {
+      headers: { authorization: `Bearer ${s.token}` },
+      signal: AbortSignal.timeout(1000),
+    });
     expect(res.status).toBe(200);
     expect(await until(async () => (await sleeping()) === 0, 1000)).toBe(true);
   });

@@ -21,18 +21,43 @@ const DELTA = 'Delta news';
 
 const articles: Record<string, Record<string, unknown>> = {
   [ALPHA]: {
-    slug: 'alpha', summary: 'First post about Postgres', views: 10, rating: 4.5, price: 9.99, isFeatured: true,
-    publishDate: '2024-01-15', readingTime: '00:05', meta: { tags: ['db'], level: 1 }, category: 'news',
-    contactEmail: 'alpha@example.com', internalNotes: 'secret-a',
+    slug: 'alpha',
+    summary: 'First post about Postgres',
+    views: 10,
+    rating: 4.5,
+    price: 9.99,
+    isFeatured: true,
+    publishDate: '2024-01-15',
+    readingTime: '00:05',
+    meta: { tags: ['db'], level: 1 },
+    category: 'news',
+    contactEmail: 'alpha@example.com',
+    internalNotes: 'secret-a',
   },
   [BETA]: {
-    slug: 'beta', summary: 'Learn JSONB 100%', views: 25, rating: 3, price: 19.5, isFeatured: false,
-    publishDate: '2024-03-01', readingTime: '00:12:30', meta: { level: 2 }, category: 'tutorial',
-    contactEmail: 'beta@example.org', internalNotes: 'secret-b',
+    slug: 'beta',
+    summary: 'Learn JSONB 100%',
+    views: 25,
+    rating: 3,
+    price: 19.5,
+    isFeatured: false,
+    publishDate: '2024-03-01',
+    readingTime: '00:12:30',
+    meta: { level: 2 },
+    category: 'tutorial',
+    contactEmail: 'beta@example.org',
+    internalNotes: 'secret-b',
   },
   [GAMMA]: {
-    slug: 'gamma', summary: 'postgres tips', views: 3, rating: null, isFeatured: false,
-    publishDate: '2023-12-31', readingTime: '01:00', meta: null, category: 'opinion',
+    slug: 'gamma',
+    summary: 'postgres tips',
+    views: 3,
+    rating: null,
+    isFeatured: false,
+    publishDate: '2023-12-31',
+    readingTime: '01:00',
+    meta: null,
+    category: 'opinion',
   },
   [DELTA]: { slug: 'delta', summary: null, views: 100, price: 5, isFeatured: true, meta: 'plain', category: 'news' },
 };
@@ -46,7 +71,9 @@ async function titles(query: string): Promise<string[]> {
 const filter = (filters: unknown): Promise<string[]> => titles(qs.stringify({ filters }, { encodeValuesOnly: true }));
 
 /** The error of a request that must be a 400. */
-async function refused(path: string): Promise<{ status: number; name: string; message: string; details: Record<string, unknown> }> {
+async function refused(
+  path: string,
+): Promise<{ status: number; name: string; message: string; details: Record<string, unknown> }> {
   const res = await t.request('GET', path);
   expect(res.status, res.text).toBe(400);
   return res.body.error;
@@ -59,7 +86,9 @@ beforeAll(async () => {
     expect(res.status, res.text).toBe(201);
     doc[title] = res.body.data;
   }
-  const fr = await t.request('PUT', `/api/articles/${doc[ALPHA].documentId}?locale=fr`, { data: { title: 'Alpha nouvelles', summary: 'Premier' } });
+  const fr = await t.request('PUT', `/api/articles/${doc[ALPHA].documentId}?locale=fr`, {
+    data: { title: 'Alpha nouvelles', summary: 'Premier' },
+  });
   expect(fr.status, fr.text).toBe(200);
   const draft = await t.request('POST', '/api/articles?status=draft', { data: { title: 'Zeta draft', views: 10 } });
   expect(draft.status, draft.text).toBe(201);
@@ -68,7 +97,12 @@ beforeAll(async () => {
   await rows(GAMMA).update({ data: t.sql.raw(`jsonb_set(data, '{rating}', 'null')`) });
   await rows(DELTA).update({ data: t.sql.raw(`data - 'rating' - 'publishDate' - 'readingTime'`) });
   // fixed creation times, one with milliseconds
-  const created = { [ALPHA]: '2024-01-01T00:00:00.123Z', [BETA]: '2024-02-01T00:00:00Z', [GAMMA]: '2024-03-01T00:00:00Z', [DELTA]: '2024-04-01T00:00:00Z' };
+  const created = {
+    [ALPHA]: '2024-01-01T00:00:00.123Z',
+    [BETA]: '2024-02-01T00:00:00Z',
+    [GAMMA]: '2024-03-01T00:00:00Z',
+    [DELTA]: '2024-04-01T00:00:00Z',
+  };
   for (const [title, at] of Object.entries(created)) await rows(title).update({ created_at: at });
 });
 afterAll(async () => {
@@ -77,7 +111,15 @@ afterAll(async () => {
 
 describe('seed', () => {
   it('stores absent and null values as intended', async () => {
-    const stored = async (title: string) => (await t.sql('articles').first('data').where('document_id', doc[title].documentId).whereNotNull('published_at').where('locale', 'en')).data;
+    const stored = async (title: string) =>
+      (
+        await t
+          .sql('articles')
+          .first('data')
+          .where('document_id', doc[title].documentId)
+          .whereNotNull('published_at')
+          .where('locale', 'en')
+      ).data;
     expect((await stored(GAMMA)).rating).toBeNull();
     expect(Object.hasOwn(await stored(DELTA), 'rating')).toBe(false);
     expect(await titles('')).toEqual([ALPHA, BETA, GAMMA, DELTA]);
@@ -124,7 +166,9 @@ describe('comparison operators', () => {
   it('$between is inclusive at both ends', async () => {
     expect(await titles('filters[views][$between][0]=10&filters[views][$between][1]=25')).toEqual([ALPHA, BETA]);
     expect(await titles('filters[rating][$between][0]=3&filters[rating][$between][1]=4.5')).toEqual([ALPHA, BETA]);
-    expect(await titles('filters[publishDate][$between][0]=2023-12-31&filters[publishDate][$between][1]=2024-01-15')).toEqual([ALPHA, GAMMA]);
+    expect(
+      await titles('filters[publishDate][$between][0]=2023-12-31&filters[publishDate][$between][1]=2024-01-15'),
+    ).toEqual([ALPHA, GAMMA]);
   });
 
   it('$in and $notIn, a bare array as $in, a single value as a list of one', async () => {
@@ -157,7 +201,8 @@ describe('null handling', () => {
   it('$eq null is IS NULL and $ne null IS NOT NULL (through the document service: qs has no null)', async () => {
     const list = async (filters: unknown): Promise<string[]> => {
       const docs = await t.app.documents('api::article.article').findMany({
-        status: 'published', filters: resolveFilters(t.app.registry, 'api::article.article', filters),
+        status: 'published',
+        filters: resolveFilters(t.app.registry, 'api::article.article', filters),
       });
       return docs.map((d) => d.title as string);
     };
@@ -229,17 +274,27 @@ describe('logical operators', () => {
   it('$or and $and take arrays, and nest', async () => {
     expect(await titles('filters[$or][0][views][$lt]=5&filters[$or][1][category]=tutorial')).toEqual([BETA, GAMMA]);
     expect(await titles('filters[$and][0][isFeatured]=true&filters[$and][1][views][$gt]=50')).toEqual([DELTA]);
-    expect(await filter({
-      $or: [{ $and: [{ category: 'news' }, { views: { $lt: 50 } }] }, { title: GAMMA }],
-    })).toEqual([ALPHA, GAMMA]);
-    expect(await filter({ $and: [{ $or: [{ views: 3 }, { views: 100 }] }, { $or: [{ category: 'news' }, { category: 'tutorial' }] }] })).toEqual([DELTA]);
+    expect(
+      await filter({
+        $or: [{ $and: [{ category: 'news' }, { views: { $lt: 50 } }] }, { title: GAMMA }],
+      }),
+    ).toEqual([ALPHA, GAMMA]);
+    expect(
+      await filter({
+        $and: [{ $or: [{ views: 3 }, { views: 100 }] }, { $or: [{ category: 'news' }, { category: 'tutorial' }] }],
+      }),
+    ).toEqual([DELTA]);
   });
 
   it('$not at root and at attribute level (null stays out, as NOT (NULL > 3) is not true)', async () => {
     expect(await titles('filters[$not][category]=news')).toEqual([BETA, GAMMA]);
     expect(await titles('filters[rating][$not][$gt]=3')).toEqual([BETA]);
     expect(await titles('filters[views][$not]=10')).toEqual([BETA, GAMMA, DELTA]);
-    expect(await filter({ $or: [{ $not: { views: { $gte: 10 } } }, { isFeatured: true }] })).toEqual([ALPHA, GAMMA, DELTA]);
+    expect(await filter({ $or: [{ $not: { views: { $gte: 10 } } }, { isFeatured: true }] })).toEqual([
+      ALPHA,
+      GAMMA,
+      DELTA,
+    ]);
     expect(await filter({ $not: { $or: [{ category: 'news' }, { views: 3 }] } })).toEqual([BETA]);
   });
 });
@@ -249,24 +304,35 @@ describe('system fields', () => {
     expect(await titles(`filters[id][$eq]=${doc[BETA].id}`)).toEqual([BETA]);
     expect(await titles(`filters[id][$gt]=${doc[GAMMA].id}`)).toEqual([DELTA]);
     expect(await titles(`filters[documentId]=${doc[GAMMA].documentId}`)).toEqual([GAMMA]);
-    expect(await filter({ documentId: { $in: [doc[ALPHA].documentId, doc[DELTA].documentId] } })).toEqual([ALPHA, DELTA]);
+    expect(await filter({ documentId: { $in: [doc[ALPHA].documentId, doc[DELTA].documentId] } })).toEqual([
+      ALPHA,
+      DELTA,
+    ]);
   });
 
   it('createdAt compares as an instant, to the millisecond the API shows', async () => {
     const res = await t.request('GET', `/api/articles?filters[createdAt][$eq]=2024-01-01T00:00:00.123Z`);
     expect(res.body.data.map((d: { title: string }) => d.title)).toEqual([ALPHA]);
     expect(res.body.data[0].createdAt).toBe('2024-01-01T00:00:00.123Z');
-    expect(await titles(`filters[createdAt][$eq]=${encodeURIComponent('2024-01-01T01:00:00.123+01:00')}`)).toEqual([ALPHA]);
+    expect(await titles(`filters[createdAt][$eq]=${encodeURIComponent('2024-01-01T01:00:00.123+01:00')}`)).toEqual([
+      ALPHA,
+    ]);
     expect(await titles('filters[createdAt][$gt]=2024-02-01T00:00:00Z')).toEqual([GAMMA, DELTA]);
     expect(await titles(`filters[createdAt][$lt]=${encodeURIComponent('2024-02-01T02:00:00+02:00')}`)).toEqual([ALPHA]);
-    expect(await titles(`filters[createdAt][$lte]=${encodeURIComponent('2024-02-01T02:00:00+02:00')}`)).toEqual([ALPHA, BETA]);
+    expect(await titles(`filters[createdAt][$lte]=${encodeURIComponent('2024-02-01T02:00:00+02:00')}`)).toEqual([
+      ALPHA,
+      BETA,
+    ]);
     expect(await titles('filters[createdAt][$startsWith]=2024-03')).toEqual([GAMMA]);
   });
 
   it('updatedAt, publishedAt and locale', async () => {
     expect(await titles('filters[updatedAt][$notNull]=true')).toEqual([ALPHA, BETA, GAMMA, DELTA]);
     expect(await titles('filters[publishedAt][$null]=true')).toEqual([]);
-    expect(await titles('status=draft&filters[publishedAt][$null]=true&filters[views]=10')).toEqual([ALPHA, 'Zeta draft']);
+    expect(await titles('status=draft&filters[publishedAt][$null]=true&filters[views]=10')).toEqual([
+      ALPHA,
+      'Zeta draft',
+    ]);
     expect(await titles('filters[locale][$eq]=en')).toEqual([ALPHA, BETA, GAMMA, DELTA]);
     expect(await titles('filters[locale][$eq]=fr')).toEqual([]);
     expect(await titles('locale=fr&filters[locale][$eq]=fr')).toEqual(['Alpha nouvelles']);
@@ -321,13 +387,16 @@ describe('sort', () => {
 
   it('pages through ties in one stable order', async () => {
     const pages: string[] = [];
-    for (let page = 1; page <= 4; page++) pages.push(...(await titles(`sort=isFeatured:desc&pagination[page]=${page}&pagination[pageSize]=1`)));
+    for (let page = 1; page <= 4; page++)
+      pages.push(...(await titles(`sort=isFeatured:desc&pagination[page]=${page}&pagination[pageSize]=1`)));
     expect(pages).toEqual([ALPHA, DELTA, BETA, GAMMA]);
   });
 
   it('works on types without draft & publish (tags)', async () => {
-    for (const name of ['kappa', 'iota', 'lambda']) expect((await t.request('POST', '/api/tags', { data: { name } })).status).toBe(201);
-    const names = async (q: string) => (await t.request('GET', `/api/tags?${q}`)).body.data.map((d: { name: string }) => d.name);
+    for (const name of ['kappa', 'iota', 'lambda'])
+      expect((await t.request('POST', '/api/tags', { data: { name } })).status).toBe(201);
+    const names = async (q: string) =>
+      (await t.request('GET', `/api/tags?${q}`)).body.data.map((d: { name: string }) => d.name);
     expect(await names('sort=name:desc')).toEqual(['lambda', 'kappa', 'iota']);
     expect(await names('filters[name][$ne]=kappa&sort=name')).toEqual(['iota', 'lambda']);
   });
@@ -339,22 +408,51 @@ describe('sort', () => {
 describe('refused filters', () => {
   it('an unknown attribute, private or password attribute is an invalid key', async () => {
     expect(await refused('/api/articles?filters[nope][$eq]=1')).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key nope', details: { key: 'nope', path: null, source: 'query', param: 'filters' },
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key nope',
+      details: { key: 'nope', path: null, source: 'query', param: 'filters' },
     });
     expect(await refused('/api/articles?filters[$or][0][nope]=x')).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key nope', details: { key: 'nope', path: null, source: 'query', param: 'filters' },
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key nope',
+      details: { key: 'nope', path: null, source: 'query', param: 'filters' },
     });
-    expect((await refused('/api/articles?filters[internalNotes][$eq]=secret-a')).details).toEqual({ key: 'internalNotes', path: 'internalNotes', source: 'query', param: 'filters' });
-    expect((await refused('/api/articles?filters[$or][0][internalNotes][$null]=true')).message).toBe('Invalid key internalNotes');
-    expect((await refused('/api/tags?filters[locale]=en')).details).toEqual({ key: 'locale', path: 'locale', source: 'query', param: 'filters' });
+    expect((await refused('/api/articles?filters[internalNotes][$eq]=secret-a')).details).toEqual({
+      key: 'internalNotes',
+      path: 'internalNotes',
+      source: 'query',
+      param: 'filters',
+    });
+    expect((await refused('/api/articles?filters[$or][0][internalNotes][$null]=true')).message).toBe(
+      'Invalid key internalNotes',
+    );
+    expect((await refused('/api/tags?filters[locale]=en')).details).toEqual({
+      key: 'locale',
+      path: 'locale',
+      source: 'query',
+      param: 'filters',
+    });
   });
 
   it('an unknown operator, or one in the wrong case, is an invalid key', async () => {
     expect(await refused('/api/articles?filters[title][$foo]=x')).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key $foo at title', details: { key: '$foo', path: 'title', source: 'query', param: 'filters' },
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key $foo at title',
+      details: { key: '$foo', path: 'title', source: 'query', param: 'filters' },
     });
-    expect(await refused('/api/articles?filters[title][$EQ]=x')).toMatchObject({ message: 'Invalid key $EQ at title', details: { key: '$EQ', path: 'title' } });
-    expect((await refused('/api/articles?filters[$nor][0][title]=x')).details).toEqual({ key: '$nor', path: null, source: 'query', param: 'filters' });
+    expect(await refused('/api/articles?filters[title][$EQ]=x')).toMatchObject({
+      message: 'Invalid key $EQ at title',
+      details: { key: '$EQ', path: 'title' },
+    });
+    expect((await refused('/api/articles?filters[$nor][0][title]=x')).details).toEqual({
+      key: '$nor',
+      path: null,
+      source: 'query',
+      param: 'filters',
+    });
     expect((await refused('/api/articles?filters[title][$and][0]=x')).message).toBe('Invalid key $and at title');
     // Strapi orders json values; Vellum refuses (README)
     expect((await refused('/api/articles?filters[meta][$gt]=1')).message).toBe('Invalid key $gt at meta');
@@ -364,17 +462,26 @@ describe('refused filters', () => {
     // Strapi 5.54 answers these with a 500 (numbers) or lets them through (booleans): a 400
     // naming the key, with `value: null` as its validator reports a value it could not cast
     expect(await refused('/api/articles?filters[views][$eq]=abc')).toEqual({
-      status: 400, name: 'ValidationError', message: 'views.$eq must be a `number` type',
+      status: 400,
+      name: 'ValidationError',
+      message: 'views.$eq must be a `number` type',
       details: { key: 'views', path: 'views.$eq', source: 'query', param: 'filters', value: null },
     });
-    expect((await refused('/api/articles?filters[views][$gt]=many')).details).toMatchObject({ key: 'views', path: 'views.$gt', value: null });
+    expect((await refused('/api/articles?filters[views][$gt]=many')).details).toMatchObject({
+      key: 'views',
+      path: 'views.$gt',
+      value: null,
+    });
     expect((await refused('/api/articles?filters[isFeatured]=yes')).details).toMatchObject({ key: 'isFeatured' });
-    expect((await refused('/api/articles?filters[views][$in][1]=x&filters[views][$in][0]=1')).details).toMatchObject({ key: 'views', path: 'views.$in.1' });
+    expect((await refused('/api/articles?filters[views][$in][1]=x&filters[views][$in][0]=1')).details).toMatchObject({
+      key: 'views',
+      path: 'views.$in.1',
+    });
     expect((await refused('/api/articles?filters[rating][$null]=maybe')).details).toMatchObject({ key: 'rating' });
     expect((await refused('/api/articles?filters[id]=abc')).details).toMatchObject({ key: 'id' });
   });
 
-  it('a date, time or datetime that cannot be read is refused in Strapi 5.54\'s words, without details', async () => {
+  it("a date, time or datetime that cannot be read is refused in Strapi 5.54's words, without details", async () => {
     const answers: Array<[string, string]> = [
       ['filters[publishDate][$eq]=2024-13-45', 'Invalid format, expected yyyy-MM-dd'],
       ['filters[publishDate][$eq]=2024-02-30', 'Invalid date'],
@@ -383,14 +490,23 @@ describe('refused filters', () => {
       ['filters[createdAt][$gt]=2024-99-99', 'Invalid format, expected a timestamp or an ISO date'],
     ];
     for (const [query, message] of answers) {
-      expect(await refused(`/api/articles?${query}`)).toEqual({ status: 400, name: 'ValidationError', message, details: {} });
+      expect(await refused(`/api/articles?${query}`)).toEqual({
+        status: 400,
+        name: 'ValidationError',
+        message,
+        details: {},
+      });
     }
   });
 
   it('$between needs exactly two values, $and/$or an array, $not an object', async () => {
-    expect((await refused('/api/articles?filters[views][$between][0]=1')).message).toMatch(/\$between expects an array of two values/);
+    expect((await refused('/api/articles?filters[views][$between][0]=1')).message).toMatch(
+      /\$between expects an array of two values/,
+    );
     expect((await refused('/api/articles?filters[views][$between]=1')).message).toMatch(/\$between/);
-    expect((await refused('/api/articles?filters[$or][title]=x')).message).toBe('Invalid value of $or: expected an array');
+    expect((await refused('/api/articles?filters[$or][title]=x')).message).toBe(
+      'Invalid value of $or: expected an array',
+    );
     expect((await refused('/api/articles?filters[$and]=x')).message).toBe('Invalid value of $and: expected an array');
     expect((await refused('/api/articles?filters[$or][0]=x')).message).toMatch(/expected an array of objects/);
     expect((await refused('/api/articles?filters[$not]=x')).message).toMatch(/\$not/);
@@ -398,18 +514,36 @@ describe('refused filters', () => {
   });
 
   it('relations, media, components and dynamic zones are filtered through (deep-filters.test.ts), not as values', async () => {
-    expect((await refused('/api/articles?filters[seo]=x')).details).toEqual({ key: 'seo', path: 'seo', source: 'query', param: 'filters' });
+    expect((await refused('/api/articles?filters[seo]=x')).details).toEqual({
+      key: 'seo',
+      path: 'seo',
+      source: 'query',
+      param: 'filters',
+    });
     expect((await refused('/api/articles?filters[blocks][$null]=true')).message).toBe('Invalid key $null at blocks');
-    expect(await filter({ author: { $null: true }, cover: { $null: true }, tags: { $null: true } })).toEqual([ALPHA, BETA, GAMMA, DELTA]);
+    expect(await filter({ author: { $null: true }, cover: { $null: true }, tags: { $null: true } })).toEqual([
+      ALPHA,
+      BETA,
+      GAMMA,
+      DELTA,
+    ]);
   });
 });
 
 describe('refused sorts', () => {
   it('unknown, private and non-sortable attributes are invalid keys', async () => {
     expect(await refused('/api/articles?sort=nope')).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key nope', details: { key: 'nope', path: null, source: 'query', param: 'sort' },
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key nope',
+      details: { key: 'nope', path: null, source: 'query', param: 'sort' },
     });
-    expect((await refused('/api/articles?sort=internalNotes:desc')).details).toEqual({ key: 'internalNotes', path: 'internalNotes', source: 'query', param: 'sort' });
+    expect((await refused('/api/articles?sort=internalNotes:desc')).details).toEqual({
+      key: 'internalNotes',
+      path: 'internalNotes',
+      source: 'query',
+      param: 'sort',
+    });
     expect((await refused('/api/articles?sort=internalNotes:desc')).message).toBe('Invalid key internalNotes');
     expect((await refused('/api/articles?sort[0]=title&sort[1]=meta')).message).toBe('Invalid key meta');
     expect((await refused('/api/articles?sort=author')).message).toBe('Invalid key author');
@@ -418,7 +552,12 @@ describe('refused sorts', () => {
   });
 
   it('a direction other than asc/desc, or an empty name, is a 400', async () => {
-    const invalidOrder = { status: 400, name: 'ValidationError', message: 'Invalid order. order can only be one of asc|desc|ASC|DESC', details: {} };
+    const invalidOrder = {
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid order. order can only be one of asc|desc|ASC|DESC',
+      details: {},
+    };
     expect(await refused('/api/articles?sort=title:sideways')).toEqual(invalidOrder);
     expect(await refused('/api/articles?sort[title]=up')).toEqual(invalidOrder);
     expect((await refused('/api/articles?sort=title:asc:desc')).name).toBe('ValidationError');
@@ -426,9 +565,17 @@ describe('refused sorts', () => {
   });
 
   it('paths must end on a sortable scalar (relation and component paths: deep-filters.test.ts)', async () => {
-    expect((await refused('/api/articles?sort=seo')).details).toEqual({ key: 'seo', path: 'seo', source: 'query', param: 'sort' });
+    expect((await refused('/api/articles?sort=seo')).details).toEqual({
+      key: 'seo',
+      path: 'seo',
+      source: 'query',
+      param: 'sort',
+    });
     expect(await refused('/api/articles?sort=author.nope')).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key nope at author', details: { key: 'nope', path: 'author', source: 'query', param: 'sort' },
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key nope at author',
+      details: { key: 'nope', path: 'author', source: 'query', param: 'sort' },
     });
   });
 });
@@ -444,9 +591,17 @@ describe('types the blog does not have', () => {
     const appDir = await writeApp({
       contentTypes: {
         measure: {
-          kind: 'collectionType', collectionName: 'measures', info: { singularName: 'measure', pluralName: 'measures' },
+          kind: 'collectionType',
+          collectionName: 'measures',
+          info: { singularName: 'measure', pluralName: 'measures' },
           options: { draftAndPublish: false },
-          attributes: { name: { type: 'string' }, big: { type: 'biginteger' }, at: { type: 'datetime' }, stamp: { type: 'timestamp' }, blk: { type: 'blocks' } },
+          attributes: {
+            name: { type: 'string' },
+            big: { type: 'biginteger' },
+            at: { type: 'datetime' },
+            stamp: { type: 'timestamp' },
+            blk: { type: 'blocks' },
+          },
         },
       },
     });
@@ -505,8 +660,13 @@ describe('resolving for other callers', () => {
     expect(resolveSort(t.app.registry, 'api::article.article', 'views:desc')).toEqual([
       { field: { kind: 'attribute', name: 'views', type: 'integer' }, order: 'desc' },
     ]);
-    expect(resolveFilters(t.app.registry, 'api::article.article', { internalNotes: 'x' }, { allowPrivate: true })).toEqual({
-      type: 'condition', field: { kind: 'attribute', name: 'internalNotes', type: 'string' }, operator: '$eq', value: 'x',
+    expect(
+      resolveFilters(t.app.registry, 'api::article.article', { internalNotes: 'x' }, { allowPrivate: true }),
+    ).toEqual({
+      type: 'condition',
+      field: { kind: 'attribute', name: 'internalNotes', type: 'string' },
+      operator: '$eq',
+      value: 'x',
     });
   });
 });

@@ -14,7 +14,12 @@ let t: TestApp;
 const seen: Array<{ request: string; text: string }> = [];
 const ids = { article: '', author: '', tag: '' };
 
-async function call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<TestResponse> {
   const res = await t.request(method, path, body, headers);
   seen.push({ request: `${method} ${path.slice(0, 120)}`, text: res.text });
   return res;
@@ -41,7 +46,10 @@ type Name = string | ReturnType<typeof expect.stringMatching>;
 function expectEnvelope(res: TestResponse, status: number, name: Name, message?: string | RegExp): void {
   expect(res.status, `${res.status} ${res.text.slice(0, 300)}`).toBe(status);
   expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(res.body).toEqual({ data: null, error: { status, name, message: expect.any(String), details: expect.any(Object) } });
+  expect(res.body).toEqual({
+    data: null,
+    error: { status, name, message: expect.any(String), details: expect.any(Object) },
+  });
   expect(Array.isArray(res.body.error.details)).toBe(false);
   if (typeof message === 'string') expect(res.body.error.message).toBe(message);
   else if (message) expect(res.body.error.message).toMatch(message);
@@ -49,7 +57,12 @@ function expectEnvelope(res: TestResponse, status: number, name: Name, message?:
 
 /** Send a request that must be refused with this error, and prove that no row changed. */
 async function refused(
-  method: string, path: string, body: unknown, status: number, name: Name, message?: string | RegExp,
+  method: string,
+  path: string,
+  body: unknown,
+  status: number,
+  name: Name,
+  message?: string | RegExp,
 ): Promise<TestResponse> {
   const before = await snapshot();
   const res = await call(method, path, body);
@@ -59,11 +72,14 @@ async function refused(
 }
 
 /** The request paths a `data` payload can be written through. */
-const writes = (): Array<[string, string]> => [['POST', '/api/articles'], ['PUT', `/api/articles/${ids.article}`]];
+const writes = (): Array<[string, string]> => [
+  ['POST', '/api/articles'],
+  ['PUT', `/api/articles/${ids.article}`],
+];
 
 /** Nested arrays `depth` levels deep, as JSON text (building it as an object would need recursion to print). */
 const deepArrays = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
-const deepObjects = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+const deepObjects = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
 /** A raw HTTP exchange, for requests fetch refuses to send. */
 function rawHttp(request: string): Promise<string> {
@@ -72,10 +88,15 @@ function rawHttp(request: string): Promise<string> {
     const socket = net.connect(Number(url.port), url.hostname, () => socket.write(request, 'latin1'));
     let data = '';
     socket.setEncoding('latin1');
-    socket.on('data', (chunk) => { data += chunk; });
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
     socket.on('end', () => resolve(data));
     socket.on('error', reject);
-    socket.setTimeout(5000, () => { socket.destroy(); reject(new Error('raw request timed out')); });
+    socket.setTimeout(5000, () => {
+      socket.destroy();
+      reject(new Error('raw request timed out'));
+    });
   });
 }
 
@@ -97,16 +118,49 @@ afterAll(async () => {
 });
 
 describe('malformed JSON', () => {
-  const texts = ['{"data": {"title": "x"', '{data: {}}', "{'data':{}}", '{"data":{}} trailing', '{"data":{"title":"x",}}', '\u0000', '{"data":{"title":"\\x"}}'];
-  for (const [method, path] of [['POST', '/api/articles'], ['PUT', '/api/articles/:id']]) {
+  const texts = [
+    '{"data": {"title": "x"',
+    '{data: {}}',
+    "{'data':{}}",
+    '{"data":{}} trailing',
+    '{"data":{"title":"x",}}',
+    '\u0000',
+    '{"data":{"title":"\\x"}}',
+  ];
+  for (const [method, path] of [
+    ['POST', '/api/articles'],
+    ['PUT', '/api/articles/:id'],
+  ]) {
     it.each(texts)(`${method} ${path} with %j is a 400 ValidationError`, async (text) => {
-      await refused(method, path.replace(':id', ids.article), text, 400, 'ValidationError', 'Invalid JSON in request body');
+      await refused(
+        method,
+        path.replace(':id', ids.article),
+        text,
+        400,
+        'ValidationError',
+        'Invalid JSON in request body',
+      );
     });
   }
 });
 
 describe('a body without an object `data`', () => {
-  const bodies = ['123', '"str"', 'null', 'true', '[]', '[{"data":{"title":"x"}}]', '{}', '{"data":null}', '{"data":"x"}', '{"data":1}', '{"data":[]}', '{"data":[{"title":"x"}]}', '{"title":"x"}', ''];
+  const bodies = [
+    '123',
+    '"str"',
+    'null',
+    'true',
+    '[]',
+    '[{"data":{"title":"x"}}]',
+    '{}',
+    '{"data":null}',
+    '{"data":"x"}',
+    '{"data":1}',
+    '{"data":[]}',
+    '{"data":[{"title":"x"}]}',
+    '{"title":"x"}',
+    '',
+  ];
   it.each(bodies)('%j is a 400 Missing "data" payload, on create and update', async (text) => {
     for (const [method, path] of writes()) {
       await refused(method, path, text, 400, 'ValidationError', 'Missing "data" payload in the request body');
@@ -122,16 +176,28 @@ describe('unknown and prototype keys', () => {
     ['__proto__ in data', '{"data":{"__proto__":{"title":"x"}}}', '__proto__'],
     ['__proto__ next to valid attributes', '{"data":{"title":"x","__proto__":{"polluted":true}}}', '__proto__'],
     ['__proto__ at the top level', '{"__proto__":{"polluted":true},"data":{"title":"x"}}', '__proto__'],
-    ['__proto__ inside a component', '{"data":{"title":"x","seo":{"metaTitle":"m","__proto__":{"polluted":true}}}}', '__proto__'],
+    [
+      '__proto__ inside a component',
+      '{"data":{"title":"x","seo":{"metaTitle":"m","__proto__":{"polluted":true}}}}',
+      '__proto__',
+    ],
     ['__proto__ inside a json attribute', '{"data":{"title":"x","meta":{"__proto__":{"polluted":true}}}}', '__proto__'],
-    ['__proto__ inside a dynamic zone item', '{"data":{"title":"x","blocks":[{"__component":"shared.quote","__proto__":{"polluted":true}}]}}', '__proto__'],
+    [
+      '__proto__ inside a dynamic zone item',
+      '{"data":{"title":"x","blocks":[{"__component":"shared.quote","__proto__":{"polluted":true}}]}}',
+      '__proto__',
+    ],
     ['an unknown key inside a component', '{"data":{"title":"x","seo":{"metaTitle":"m","evil":1}}}', 'evil'],
     ['constructor inside a component', '{"data":{"title":"x","seo":{"metaTitle":"m","constructor":1}}}', 'constructor'],
   ];
   it.each(cases)('%s is a 400 Invalid key, sent as raw JSON text', async (_label, text, key) => {
     for (const [method, path] of writes()) {
       const res = await refused(method, path, text, 400, 'ValidationError', `Invalid key ${key}`);
-      expect(res.body.error.details).toMatchObject({ key, source: 'body', path: expect.stringMatching(new RegExp(`(^|\\.)${key}$`)) });
+      expect(res.body.error.details).toMatchObject({
+        key,
+        source: 'body',
+        path: expect.stringMatching(new RegExp(`(^|\\.)${key}$`)),
+      });
     }
     // the server runs in this process: a polluted prototype would show here
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -142,13 +208,16 @@ describe('unknown and prototype keys', () => {
 describe('NUL characters', () => {
   const bodies: Array<[string, unknown]> = [
     ['a string value', { data: { title: 'a\u0000b' } }],
-    ['a key', { data: { ['ti\u0000tle']: 'x' } }],
-    ['a key in a component', { data: { title: 'x', seo: { ['meta\u0000Title']: 'm' } } }],
+    ['a key', { data: { 'ti\u0000tle': 'x' } }],
+    ['a key in a component', { data: { title: 'x', seo: { 'meta\u0000Title': 'm' } } }],
     ['a json attribute value', { data: { title: 'x', meta: { note: 'a\u0000' } } }],
-    ['a json attribute key', { data: { title: 'x', meta: { ['\u0000']: 1 } } }],
-    ['a blocks attribute', { data: { title: 'x', body: [{ type: 'paragraph', children: [{ type: 'text', text: '\u0000' }] }] } }],
+    ['a json attribute key', { data: { title: 'x', meta: { '\u0000': 1 } } }],
+    [
+      'a blocks attribute',
+      { data: { title: 'x', body: [{ type: 'paragraph', children: [{ type: 'text', text: '\u0000' }] }] } },
+    ],
     ['a relation id', { data: { title: 'x', author: 'a\u0000' } }],
-    ['a top-level key', { data: { title: 'x' }, ['\u0000']: 1 }],
+    ['a top-level key', { data: { title: 'x' }, '\u0000': 1 }],
   ];
   it.each(bodies)('in %s is a 400 ValidationError', async (_label, body) => {
     for (const [method, path] of writes()) await refused(method, path, body, 400, 'ValidationError', /NUL/);
@@ -187,7 +256,11 @@ describe('lone surrogates (text PostgreSQL cannot store)', () => {
   });
 
   it('a well-formed pair is stored', async () => {
-    const res = await call('POST', '/api/articles', '{"data":{"title":"\\ud83d\\ude00","meta":{"\\ud83d\\ude00":"\\ud83d\\ude00"}}}');
+    const res = await call(
+      'POST',
+      '/api/articles',
+      '{"data":{"title":"\\ud83d\\ude00","meta":{"\\ud83d\\ude00":"\\ud83d\\ude00"}}}',
+    );
     expect(res.status).toBe(201);
     expect(res.body.data.title).toBe('😀');
     await call('DELETE', `/api/articles/${res.body.data.documentId}`);
@@ -200,10 +273,14 @@ describe('deep nesting', () => {
     ['objects as the body', deepObjects],
     ['arrays in a json attribute', (d: number) => `{"data":{"title":"x","meta":${deepArrays(d)}}}`],
     ['objects in a json attribute', (d: number) => `{"data":{"title":"x","meta":${deepObjects(d)}}}`],
-    ['arrays in a blocks attribute', (d: number) => `{"data":{"title":"x","body":[{"type":"p","children":${deepArrays(d)}}]}}`],
+    [
+      'arrays in a blocks attribute',
+      (d: number) => `{"data":{"title":"x","body":[{"type":"p","children":${deepArrays(d)}}]}}`,
+    ],
     ['objects in a relation', (d: number) => `{"data":{"title":"x","tags":{"connect":${deepObjects(d)}}}}`],
   ])('10,000 levels of %s is a 400 ValidationError', async (_label, make) => {
-    for (const [method, path] of writes()) await refused(method, path, make(10_000), 400, 'ValidationError', /nested more than \d+ levels/);
+    for (const [method, path] of writes())
+      await refused(method, path, make(10_000), 400, 'ValidationError', /nested more than \d+ levels/);
   });
 
   it('a json attribute just under the body limit stays within the json depth cap', async () => {
@@ -232,14 +309,27 @@ describe('deep nesting', () => {
 
   it('a dotted populate path 1,800 levels deep is a 400, not a stack overflow', async () => {
     // qs caps bracket nesting, but `a.b.c` is split by the populate parser itself
-    await refused('GET', `/api/articles?populate=${'author.articles.'.repeat(900)}author`, undefined, 400, 'ValidationError');
+    await refused(
+      'GET',
+      `/api/articles?populate=${'author.articles.'.repeat(900)}author`,
+      undefined,
+      400,
+      'ValidationError',
+    );
   });
 });
 
 describe('huge values', () => {
   it('a string over 1,000,000 characters is a 400 that does not echo the value', async () => {
     for (const [method, path] of writes()) {
-      const res = await refused(method, path, { data: { title: 'x', summary: 'x'.repeat(1_000_001) } }, 400, 'ValidationError', 'summary must be at most 1000000 characters');
+      const res = await refused(
+        method,
+        path,
+        { data: { title: 'x', summary: 'x'.repeat(1_000_001) } },
+        400,
+        'ValidationError',
+        'summary must be at most 1000000 characters',
+      );
       expect(res.text.length).toBeLessThan(2_000);
     }
   });
@@ -267,13 +357,25 @@ describe('huge values', () => {
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
         if (sent++ < 3) controller.enqueue(chunk);
-        else { controller.enqueue(new TextEncoder().encode('"}}')); controller.close(); }
+        else {
+          controller.enqueue(new TextEncoder().encode('"}}'));
+          controller.close();
+        }
       },
     });
-    const res = await fetch(`${t.url}/api/articles`, { method: 'POST', body: stream, headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}` }, duplex: 'half' } as RequestInit);
+    const res = await fetch(`${t.url}/api/articles`, {
+      method: 'POST',
+      body: stream,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.token}` },
+      duplex: 'half',
+    } as RequestInit);
     const text = await res.text();
     seen.push({ request: 'POST /api/articles (chunked)', text });
-    expectEnvelope({ status: res.status, headers: res.headers, body: JSON.parse(text), text }, 413, 'PayloadTooLargeError');
+    expectEnvelope(
+      { status: res.status, headers: res.headers, body: JSON.parse(text), text },
+      413,
+      'PayloadTooLargeError',
+    );
     expect(await snapshot()).toBe(before);
     // the unread rest of that body must not be taken for the next request on a kept-alive connection
     const next = await call('GET', '/_health');
@@ -285,8 +387,18 @@ describe('huge values', () => {
     ['10,000 repeated characters', () => 'x'.repeat(10_000)],
     ['3,000 multi-byte characters', () => '€'.repeat(3_000)],
   ])('a unique attribute with %s is a 400 naming it, whether or not the value compresses', async (_label, make) => {
-    for (const [method, path] of [['POST', '/api/tags'], ['PUT', `/api/tags/${ids.tag}`]]) {
-      const res = await refused(method, path, { data: { name: make() } }, 400, 'ValidationError', 'name must be at most 2048 bytes (UTF-8) to be unique');
+    for (const [method, path] of [
+      ['POST', '/api/tags'],
+      ['PUT', `/api/tags/${ids.tag}`],
+    ]) {
+      const res = await refused(
+        method,
+        path,
+        { data: { name: make() } },
+        400,
+        'ValidationError',
+        'name must be at most 2048 bytes (UTF-8) to be unique',
+      );
       expect(res.body.error.details.errors[0].path).toEqual(['name']);
     }
   });
@@ -328,10 +440,20 @@ describe('numbers that are not integers', () => {
   });
 
   it.each([
-    ['rating', '"NaN"'], ['rating', '1e400'], ['rating', '"Infinity"'], ['price', '"-Infinity"'], ['price', '[]'],
-    ['isFeatured', '"yes"'], ['isFeatured', '2'], ['isFeatured', '{}'],
-    ['publishDate', '"2024-02-30"'], ['publishDate', '1e400'], ['readingTime', '"25:00"'], ['category', '"other"'],
-    ['contactEmail', '"not an email"'], ['slug', '"has spaces"'],
+    ['rating', '"NaN"'],
+    ['rating', '1e400'],
+    ['rating', '"Infinity"'],
+    ['price', '"-Infinity"'],
+    ['price', '[]'],
+    ['isFeatured', '"yes"'],
+    ['isFeatured', '2'],
+    ['isFeatured', '{}'],
+    ['publishDate', '"2024-02-30"'],
+    ['publishDate', '1e400'],
+    ['readingTime', '"25:00"'],
+    ['category', '"other"'],
+    ['contactEmail', '"not an email"'],
+    ['slug', '"has spaces"'],
   ])('%s = %s is a 400', async (attr, raw) => {
     for (const [method, path] of writes()) {
       const res = await refused(method, path, `{"data":{"title":"x","${attr}":${raw}}}`, 400, 'ValidationError');
@@ -370,14 +492,18 @@ describe('arrays where objects are expected and vice versa', () => {
     ['a relation with an id that is not a documentId', { author: "1' OR '1'='1" }],
     ['a relation with a numeric id', { tags: [1, 2, 3] }],
     ['a relation with a huge id', { tags: ['a'.repeat(100_000)] }],
-    ['a relation position anchored on nothing', { tags: { connect: [{ documentId: 'x', position: { before: 'y' } }] } }],
+    [
+      'a relation position anchored on nothing',
+      { tags: { connect: [{ documentId: 'x', position: { before: 'y' } }] } },
+    ],
     ['media as an object', { gallery: { id: 1 } }],
     ['media as a nested array', { cover: [[1]] }],
     ['media with a missing file', { cover: 999999 }],
     ['media with a negative id', { gallery: [-1] }],
   ];
   it.each(cases)('%s is a 400 ValidationError', async (_label, data) => {
-    for (const [method, path] of writes()) await refused(method, path, { data: { title: 'x', ...(data as object) } }, 400, 'ValidationError');
+    for (const [method, path] of writes())
+      await refused(method, path, { data: { title: 'x', ...(data as object) } }, 400, 'ValidationError');
   });
 });
 
@@ -396,7 +522,14 @@ describe('the URL', () => {
     ['GET', `/api/articles/${encodeURIComponent("' OR 1=1 --")}`],
   ])('%s %s (a documentId that cannot exist) is a 404 NotFoundError', async (method, shown) => {
     const path = shown.replace('<10,000 characters>', longId);
-    await refused(method, path, method === 'PUT' ? { data: { title: 'x' } } : undefined, 404, 'NotFoundError', 'Not Found');
+    await refused(
+      method,
+      path,
+      method === 'PUT' ? { data: { title: 'x' } } : undefined,
+      404,
+      'NotFoundError',
+      'Not Found',
+    );
   });
 
   it.each([
@@ -436,24 +569,45 @@ describe('the URL', () => {
     const [head, body] = answer.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     seen.push({ request: 'raw malformed request line', text: body });
-    expect(JSON.parse(body)).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: 'Bad Request', details: {} } });
+    expect(JSON.parse(body)).toEqual({
+      data: null,
+      error: { status: 400, name: 'ValidationError', message: 'Bad Request', details: {} },
+    });
   });
 });
 
 describe('routes and methods', () => {
   it.each([
-    ['GET', '/api/nope'], ['POST', '/api/nope'], ['GET', '/nope'], ['GET', '/api'], ['GET', '/api/articles/x/y'],
-    ['GET', '/api/%ZZ'], ['DELETE', '/api/nope/1'], ['GET', '/api/article'], ['GET', '/api/globals'],
+    ['GET', '/api/nope'],
+    ['POST', '/api/nope'],
+    ['GET', '/nope'],
+    ['GET', '/api'],
+    ['GET', '/api/articles/x/y'],
+    ['GET', '/api/%ZZ'],
+    ['DELETE', '/api/nope/1'],
+    ['GET', '/api/article'],
+    ['GET', '/api/globals'],
   ])('%s %s is a 404 NotFoundError', async (method, path) => {
     await refused(method, path, method === 'POST' ? { data: {} } : undefined, 404, 'NotFoundError', 'Not Found');
   });
 
   it.each([
-    ['PATCH', '/api/articles'], ['DELETE', '/api/articles'], ['PUT', '/api/articles'],
-    ['POST', '/api/articles/:id'], ['PATCH', '/api/articles/:id'], ['POST', '/api/global'], ['PATCH', '/api/global'],
+    ['PATCH', '/api/articles'],
+    ['DELETE', '/api/articles'],
+    ['PUT', '/api/articles'],
+    ['POST', '/api/articles/:id'],
+    ['PATCH', '/api/articles/:id'],
+    ['POST', '/api/global'],
+    ['PATCH', '/api/global'],
     ['POST', '/_health'],
   ])('%s %s is a 405 MethodNotAllowedError', async (method, path) => {
-    const res = await refused(method, path.replace(':id', ids.article), { data: { title: 'x' } }, 405, 'MethodNotAllowedError');
+    const res = await refused(
+      method,
+      path.replace(':id', ids.article),
+      { data: { title: 'x' } },
+      405,
+      'MethodNotAllowedError',
+    );
     // HTTP requires a 405 to say what is allowed
     expect(res.headers.get('allow')).toMatch(/\bGET\b/);
     expect(res.headers.get('allow')).not.toMatch(new RegExp(`\\b${method}\\b`));
@@ -461,7 +615,8 @@ describe('routes and methods', () => {
 });
 
 describe('credentials', () => {
-  const jwtLike = (payload: string) => `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${payload}.${'A'.repeat(43)}`;
+  const jwtLike = (payload: string) =>
+    `${Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url')}.${payload}.${'A'.repeat(43)}`;
   it.each([
     ['a scheme other than Bearer', 'Basic dXNlcjpwYXNz'],
     ['Bearer and nothing', 'Bearer '],
@@ -470,27 +625,40 @@ describe('credentials', () => {
     ['a huge key', `Bearer ${'f'.repeat(4000)}`],
     ['non-hex garbage', 'Bearer zzz-not-a-token'],
     ['a JWT-looking value', 'Bearer a.b.c'],
-    ['a JWT with an unsigned alg', `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"id":1}').toString('base64url')}.`],
+    [
+      'a JWT with an unsigned alg',
+      `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"id":1}').toString('base64url')}.`,
+    ],
     ['a forged JWT', `Bearer ${jwtLike(Buffer.from('{"id":1,"exp":9999999999}').toString('base64url'))}`],
     ['a JWT whose id is not a number', `Bearer ${jwtLike(Buffer.from('{"id":{"$gt":0}}').toString('base64url'))}`],
     ['a NUL character', 'Bearer abc\u0000def'],
-  ])('%s is a 401 UnauthorizedError, even on a route the Public role may use, and writes nothing', async (_label, header) => {
-    const before = await snapshot();
-    for (const [method, path, body] of [['GET', '/api/articles', undefined], ['POST', '/api/tags', { data: { name: 'nope' } }]] as const) {
-      let res: TestResponse;
-      try {
-        res = await call(method, path, body, { authorization: header });
-      } catch {
-        continue; // fetch itself refuses some header values (NUL): nothing reached the server
+  ])(
+    '%s is a 401 UnauthorizedError, even on a route the Public role may use, and writes nothing',
+    async (_label, header) => {
+      const before = await snapshot();
+      for (const [method, path, body] of [
+        ['GET', '/api/articles', undefined],
+        ['POST', '/api/tags', { data: { name: 'nope' } }],
+      ] as const) {
+        let res: TestResponse;
+        try {
+          res = await call(method, path, body, { authorization: header });
+        } catch {
+          continue; // fetch itself refuses some header values (NUL): nothing reached the server
+        }
+        expectEnvelope(res, 401, 'UnauthorizedError', 'Missing or invalid credentials');
       }
-      expectEnvelope(res, 401, 'UnauthorizedError', 'Missing or invalid credentials');
-    }
-    expect(await snapshot()).toBe(before);
-  });
+      expect(await snapshot()).toBe(before);
+    },
+  );
 
   it('no credentials on a route the Public role lacks is a 401; on one it has, a 200', async () => {
     const before = await snapshot();
-    expectEnvelope(await call('POST', '/api/tags', { data: { name: 'anonymous' } }, { authorization: '' }), 401, 'UnauthorizedError');
+    expectEnvelope(
+      await call('POST', '/api/tags', { data: { name: 'anonymous' } }, { authorization: '' }),
+      401,
+      'UnauthorizedError',
+    );
     expect(await snapshot()).toBe(before);
     const res = await call('GET', '/api/tags', undefined, { authorization: '' });
     expect(res.status).toBe(200);
@@ -501,7 +669,12 @@ describe('after all of it', () => {
   it('the existing documents are intact', async () => {
     const res = await call('GET', `/api/articles/${ids.article}?populate=*`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ title: 'Existing', author: { documentId: ids.author }, seo: { metaTitle: 'Seo' }, meta: { a: 1 } });
+    expect(res.body.data).toMatchObject({
+      title: 'Existing',
+      author: { documentId: ids.author },
+      seo: { metaTitle: 'Seo' },
+      meta: { a: 1 },
+    });
     expect(res.body.data.tags.map((tag: { documentId: string }) => tag.documentId)).toEqual([ids.tag]);
   });
 
@@ -514,7 +687,10 @@ describe('after all of it', () => {
   it('no response leaked SQL, stack frames or file paths', () => {
     expect(seen.length).toBeGreaterThan(200);
     const leaks = seen.filter(({ text }) =>
-      /\bselect\s|\binsert\s|\bupdate\s+"|node_modules|^\s*at\s|\bat\s+\S*\s*\(?(?:file:\/\/|node:|\/)\S*:\d+:\d+/im.test(text));
+      /\bselect\s|\binsert\s|\bupdate\s+"|node_modules|^\s*at\s|\bat\s+\S*\s*\(?(?:file:\/\/|node:|\/)\S*:\d+:\d+/im.test(
+        text,
+      ),
+    );
     expect(leaks.map((l) => `${l.request}: ${l.text.slice(0, 200)}`)).toEqual([]);
   });
 });

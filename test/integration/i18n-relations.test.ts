@@ -40,8 +40,9 @@ const topic = async (name: string, locales = ['en', 'fr']): Promise<string> => {
   return id;
 };
 const locales = async (documentId: string): Promise<string[]> =>
-  (await t.sql('pages').select('locale').where('document_id', documentId).orderBy(['locale', 'id']))
-    .map((r) => r.locale);
+  (await t.sql('pages').select('locale').where('document_id', documentId).orderBy(['locale', 'id'])).map(
+    (r) => r.locale,
+  );
 
 describe('a new localization copies the relations of its shared components (Strapi 5.54)', () => {
   const missingIn = (documentId: string, locale: string) => ({
@@ -49,7 +50,9 @@ describe('a new localization copies the relations of its shared components (Stra
     body: {
       data: null,
       error: {
-        status: 400, name: 'ValidationError', details: {},
+        status: 400,
+        name: 'ValidationError',
+        details: {},
         message: `Document with id "${documentId}", locale "${locale}" not found`,
       },
     },
@@ -127,7 +130,10 @@ describe('order of a localized inverse side (topic.pages, Strapi 5.54)', () => {
     expect(await pagesOf('')).toEqual(['p en', 'q en']);
     expect(await pagesOf('&locale=fr')).toEqual(['q fr', 'p fr']);
 
-    const connect = [{ documentId: s, position: { start: true } }, { documentId: p, position: { before: s } }];
+    const connect = [
+      { documentId: s, position: { start: true } },
+      { documentId: p, position: { before: s } },
+    ];
     await put('topics', T, { pages: { connect } }, '?locale=fr');
     expect(await pagesOf('')).toEqual(['p en', 'q en']);
     // Strapi's draft order; its published order differs (README: Where Vellum differs)
@@ -135,19 +141,28 @@ describe('order of a localized inverse side (topic.pages, Strapi 5.54)', () => {
     expect(await pagesOf('&locale=fr')).toEqual(['p fr', 's fr', 'q fr']);
 
     // locale=*: every published version once, by id, each with its relations in its own locale
-    const all = await t.request('GET', `/api/pages?locale=*&fields[0]=title&populate[topics][fields][0]=name`
-      + `&filters[documentId][$in][0]=${p}&filters[documentId][$in][1]=${q}&filters[documentId][$in][2]=${s}`);
+    const all = await t.request(
+      'GET',
+      `/api/pages?locale=*&fields[0]=title&populate[topics][fields][0]=name` +
+        `&filters[documentId][$in][0]=${p}&filters[documentId][$in][1]=${q}&filters[documentId][$in][2]=${s}`,
+    );
     expect(all.status).toBe(200);
     expect(all.body.data.map((d: Doc) => [d.title, d.topics.map((x: Doc) => x.name)])).toEqual([
-      ['s en', []], ['s fr', [`T-${counter} fr`]], ['p en', [`T-${counter} en`]],
-      ['q en', [`T-${counter} en`, `U-${counter} en`]], ['q fr', [`T-${counter} fr`]],
+      ['s en', []],
+      ['s fr', [`T-${counter} fr`]],
+      ['p en', [`T-${counter} en`]],
+      ['q en', [`T-${counter} en`, `U-${counter} en`]],
+      ['q fr', [`T-${counter} fr`]],
       ['p fr', [`U-${counter} fr`, `T-${counter} fr`]],
     ]);
     expect(all.body.meta.pagination).toEqual({ page: 1, pageSize: 25, pageCount: 1, total: 6 });
-    const topics = await t.request('GET', '/api/topics?locale=*&fields[0]=name&populate[pages][fields][0]=title'
-      + `&filters[documentId][$eq]=${T}`);
+    const topics = await t.request(
+      'GET',
+      `/api/topics?locale=*&fields[0]=name&populate[pages][fields][0]=title&filters[documentId][$eq]=${T}`,
+    );
     expect(topics.body.data.map((d: Doc) => [d.name, d.pages.map((x: Doc) => x.title)])).toEqual([
-      [`T-${counter} en`, ['p en', 'q en']], [`T-${counter} fr`, ['p fr', 's fr', 'q fr']],
+      [`T-${counter} en`, ['p en', 'q en']],
+      [`T-${counter} fr`, ['p fr', 's fr', 'q fr']],
     ]);
   });
 });

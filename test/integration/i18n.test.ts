@@ -37,11 +37,15 @@ describe('locales', () => {
 
   it('refuses a configuration whose default locale is not listed, naming it', async () => {
     const app = await createVellumApp({
-      appDir: BLOG, logger: pino({ level: 'silent' }), env: {}, databaseUrl: inject('databaseAdminUrl'),
+      appDir: BLOG,
+      logger: pino({ level: 'silent' }),
+      env: {},
+      databaseUrl: inject('databaseAdminUrl'),
       config: { plugins: { i18n: { config: { locales: ['en', 'fr'], defaultLocale: 'de' } } } },
     });
-    await expect(app.start())
-      .rejects.toThrow(/i18n\.config\.defaultLocale: expected one of the locales \(en, fr\), got "de"/);
+    await expect(app.start()).rejects.toThrow(
+      /i18n\.config\.defaultLocale: expected one of the locales \(en, fr\), got "de"/,
+    );
     await app.destroy();
   });
 });
@@ -51,8 +55,11 @@ describe('localized single types', () => {
     const appDir = await writeApp({
       contentTypes: {
         home: {
-          kind: 'singleType', collectionName: 'homes', info: { singularName: 'home', pluralName: 'homes' },
-          options: { draftAndPublish: true }, pluginOptions: { i18n: { localized: true } },
+          kind: 'singleType',
+          collectionName: 'homes',
+          info: { singularName: 'home', pluralName: 'homes' },
+          options: { draftAndPublish: true },
+          pluginOptions: { i18n: { localized: true } },
           attributes: {
             headline: { type: 'string', required: true },
             theme: { type: 'string', pluginOptions: { i18n: { localized: false } } },
@@ -60,12 +67,20 @@ describe('localized single types', () => {
         },
       },
     });
-    const s = await startApp({ appDir, config: { plugins: { i18n: { config: { locales: ['en', 'fr', 'de'], defaultLocale: 'en' } } } } });
+    const s = await startApp({
+      appDir,
+      config: { plugins: { i18n: { config: { locales: ['en', 'fr', 'de'], defaultLocale: 'en' } } } },
+    });
     try {
       const en = await s.request('PUT', '/api/home', { data: { headline: 'Welcome', theme: 'dark' } });
       expect(en.body.data).toMatchObject({ locale: 'en', headline: 'Welcome', theme: 'dark' });
       const fr = await s.request('PUT', '/api/home?locale=fr', { data: { headline: 'Bienvenue' } });
-      expect(fr.body.data).toMatchObject({ documentId: en.body.data.documentId, locale: 'fr', headline: 'Bienvenue', theme: 'dark' });
+      expect(fr.body.data).toMatchObject({
+        documentId: en.body.data.documentId,
+        locale: 'fr',
+        headline: 'Bienvenue',
+        theme: 'dark',
+      });
       expect((await s.request('GET', '/api/home?locale=de')).status).toBe(404);
       expect((await s.request('GET', '/api/home?locale=fr')).body.data.headline).toBe('Bienvenue');
       expect(await s.sql('homes').countDistinct({ n: 'document_id' }).first()).toEqual({ n: 1 });
@@ -103,9 +118,16 @@ describe('the locale parameter', () => {
       ['DELETE', `/api/articles/${documentId}?locale=de`],
       ['GET', '/api/tags?locale=de'],
     ] as const) {
-      const res = await t.request(method, path, method === 'POST' || method === 'PUT' ? { data: { title: 'x' } } : undefined);
+      const res = await t.request(
+        method,
+        path,
+        method === 'POST' || method === 'PUT' ? { data: { title: 'x' } } : undefined,
+      );
       expect(res.status, `${method} ${path}`).toBe(400);
-      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid locale "de": expected one of en, fr' });
+      expect(res.body.error).toMatchObject({
+        name: 'ValidationError',
+        message: 'Invalid locale "de": expected one of en, fr',
+      });
     }
     expect(await rows(documentId)).toEqual(before);
   });
@@ -133,10 +155,21 @@ describe('localizations', () => {
     const en = await article({ title: 'Guide', summary: 'english summary', author, ...shared });
     const res = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Guide (fr)' } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ documentId: en.documentId, locale: 'fr', title: 'Guide (fr)', summary: null, ...shared });
+    expect(res.body.data).toMatchObject({
+      documentId: en.documentId,
+      locale: 'fr',
+      title: 'Guide (fr)',
+      summary: null,
+      ...shared,
+    });
     expect(res.body.data.publishedAt).not.toBeNull();
     const stored = await rows(en.documentId);
-    expect(stored.map((r) => [r.locale, r.published_at === null])).toEqual([['en', true], ['en', false], ['fr', true], ['fr', false]]);
+    expect(stored.map((r) => [r.locale, r.published_at === null])).toEqual([
+      ['en', true],
+      ['en', false],
+      ['fr', true],
+      ['fr', false],
+    ]);
     // relations are localized: the fr version has its own (none yet)
     const fr = await t.request('GET', `/api/articles/${en.documentId}?locale=fr&populate[0]=author`);
     expect(fr.body.data.author).toBeNull();
@@ -153,7 +186,9 @@ describe('localizations', () => {
   it('keeps shared attributes identical in every locale, whichever locale is edited', async () => {
     const en = await article({ title: 'Sync', views: 1 });
     await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Sync (fr)' } });
-    const viaFr = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { views: 7, title: 'Sync fr 2' } });
+    const viaFr = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, {
+      data: { views: 7, title: 'Sync fr 2' },
+    });
     expect(viaFr.body.data.views).toBe(7);
     const enNow = await t.request('GET', `/api/articles/${en.documentId}`);
     expect(enNow.body.data).toMatchObject({ views: 7, title: 'Sync' });
@@ -167,7 +202,9 @@ describe('localizations', () => {
   it('keeps them in sync when the write answers only some fields (?fields=)', async () => {
     const en = await article({ title: 'Fields', views: 1 });
     await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Champs' } });
-    const res = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr&fields[0]=title`, { data: { views: 5 } });
+    const res = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr&fields[0]=title`, {
+      data: { views: 5 },
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.data).sort()).toEqual(['documentId', 'id', 'title']);
     for (const r of await rows(en.documentId)) expect(r.data.views).toBe(5);
@@ -197,7 +234,12 @@ describe('localizations', () => {
     expect(published.body.data.localizations).toEqual([]);
     const drafts = await t.request('GET', `/api/articles/${en.documentId}?status=draft&populate=localizations`);
     expect(drafts.body.data.localizations).toHaveLength(1);
-    expect(drafts.body.data.localizations[0]).toMatchObject({ documentId: en.documentId, locale: 'fr', title: 'Brouillon', publishedAt: null });
+    expect(drafts.body.data.localizations[0]).toMatchObject({
+      documentId: en.documentId,
+      locale: 'fr',
+      title: 'Brouillon',
+      publishedAt: null,
+    });
     await t.request('POST', `/api/articles/${en.documentId}/actions/publish?locale=fr`);
     const both = await t.request('GET', `/api/articles/${en.documentId}?locale=fr&populate=*`);
     expect(both.body.data.localizations.map((l: { locale: string }) => l.locale)).toEqual(['en']);
@@ -217,34 +259,46 @@ describe('localizations', () => {
     const writer = (await t.request('POST', '/api/authors', { data: { name: 'Inverse writer' } })).body.data.documentId;
     const en = await article({ title: 'Inverse' });
     await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Inverse (fr)' } });
-    const res = await t.request('PUT', `/api/authors/${writer}?locale=fr`, { data: { articles: { connect: [en.documentId] } } });
+    const res = await t.request('PUT', `/api/authors/${writer}?locale=fr`, {
+      data: { articles: { connect: [en.documentId] } },
+    });
     expect(res.status).toBe(200);
     const byLocale = (await rows(en.documentId)).map((r) => [r.locale, r.data.author ?? null]);
-    expect(byLocale).toEqual([['en', null], ['en', null], ['fr', writer], ['fr', writer]]);
+    expect(byLocale).toEqual([
+      ['en', null],
+      ['en', null],
+      ['fr', writer],
+      ['fr', writer],
+    ]);
     const frSide = await t.request('GET', `/api/authors/${writer}?locale=fr&populate[0]=articles`);
     expect(frSide.body.data.articles.map((a: { title: string }) => a.title)).toEqual(['Inverse (fr)']);
     expect((await t.request('GET', `/api/authors/${writer}?populate[0]=articles`)).body.data.articles).toEqual([]);
   });
 
-  it('orders a tag\'s articles per locale, in the order each locale\'s articles connected it', async () => {
+  it("orders a tag's articles per locale, in the order each locale's articles connected it", async () => {
     // Strapi 5.54 answered a:en, b:en, b:fr, a:fr for all locales together (README: Where Vellum
     // differs); each locale's articles come in that relative order here
-    const tag = (await t.request('POST', '/api/tags', { data: { name: 'per-locale order' } }))
-      .body.data.documentId;
+    const tag = (await t.request('POST', '/api/tags', { data: { name: 'per-locale order' } })).body.data.documentId;
     const a = await article({ title: 'Order a' });
     const b = await article({ title: 'Order b' });
     for (const documentId of [a.documentId, b.documentId]) {
       await t.request('PUT', `/api/articles/${documentId}?locale=fr`, { data: { title: 'fr' } });
     }
     const [ida, idb] = [a.documentId, b.documentId];
-    const connects = [[ida, ''], [idb, ''], [idb, '?locale=fr'], [ida, '?locale=fr']];
+    const connects = [
+      [ida, ''],
+      [idb, ''],
+      [idb, '?locale=fr'],
+      [ida, '?locale=fr'],
+    ];
     for (const [documentId, query] of connects) {
       const res = await t.request('PUT', `/api/articles/${documentId}${query}`, { data: { tags: { connect: [tag] } } });
       expect(res.status).toBe(200);
     }
     const articlesOf = async (query: string): Promise<string[]> =>
-      (await t.request('GET', `/api/tags/${tag}?populate[0]=articles${query}`)).body.data.articles
-        .map((d: { documentId: string }) => d.documentId);
+      (await t.request('GET', `/api/tags/${tag}?populate[0]=articles${query}`)).body.data.articles.map(
+        (d: { documentId: string }) => d.documentId,
+      );
     expect(await articlesOf('')).toEqual([a.documentId, b.documentId]);
     expect(await articlesOf('&locale=fr')).toEqual([b.documentId, a.documentId]);
   });
@@ -308,16 +362,22 @@ describe('locale=* (every locale)', () => {
       const one = await s.request('GET', `/api/articles/${a1}?locale=*${query}`);
       expect(one.status).toBe(404);
       expect(one.body).toEqual({
-        data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} },
+        data: null,
+        error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} },
       });
     }
     // a write names one locale
-    const writes = [['POST', '/api/articles?locale=*'], ['PUT', `/api/articles/${a1}?locale=*`]] as const;
+    const writes = [
+      ['POST', '/api/articles?locale=*'],
+      ['PUT', `/api/articles/${a1}?locale=*`],
+    ] as const;
     for (const [method, path] of writes) {
       const refused = await s.request(method, path, { data: { title: 'star' } });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toEqual({
-        status: 400, name: 'ValidationError', details: {},
+        status: 400,
+        name: 'ValidationError',
+        details: {},
         message: 'Invalid locale param * provided. Document locales must be strings.',
       });
     }
@@ -335,7 +395,8 @@ describe('locale=* (every locale)', () => {
     expect((await list('&status=draft')).data).toEqual(['A1 en v2:en', 'A1 fr:fr', 'A3 en draft:en', 'A1 de:de']);
     expect((await s.request('DELETE', `/api/articles/${a1}?locale=*`)).status).toBe(204);
     expect(await list('&status=draft')).toEqual({
-      data: ['A3 en draft:en'], pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 },
+      data: ['A3 en draft:en'],
+      pagination: { page: 1, pageSize: 25, pageCount: 1, total: 1 },
     });
     expect(await list('')).toEqual({ data: [], pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } });
     expect((await s.request('GET', `/api/articles/${a3}?status=draft`)).body.data.title).toBe('A3 en draft');

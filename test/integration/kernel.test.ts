@@ -11,7 +11,9 @@ import { createConnection } from '../../database/connection.ts';
 const quiet = pino({ level: 'silent' });
 
 const note = {
-  kind: 'collectionType', collectionName: 'notes', info: { singularName: 'note', pluralName: 'notes' },
+  kind: 'collectionType',
+  collectionName: 'notes',
+  info: { singularName: 'note', pluralName: 'notes' },
   attributes: { text: { type: 'string' } },
 };
 
@@ -24,8 +26,12 @@ describe('two apps in one process', () => {
       expect((await notes.request('POST', '/api/notes', { data: { text: 'only-in-notes' } })).status).toBe(201);
       expect((await notes.request('GET', '/api/tags')).status).toBe(404);
       expect((await blog.request('GET', '/api/notes')).status).toBe(404);
-      expect((await blog.request('GET', '/api/tags')).body.data.map((d: { name: string }) => d.name)).toEqual(['only-in-blog']);
-      expect((await notes.request('GET', '/api/notes')).body.data.map((d: { text: string }) => d.text)).toEqual(['only-in-notes']);
+      expect((await blog.request('GET', '/api/tags')).body.data.map((d: { name: string }) => d.name)).toEqual([
+        'only-in-blog',
+      ]);
+      expect((await notes.request('GET', '/api/notes')).body.data.map((d: { text: string }) => d.text)).toEqual([
+        'only-in-notes',
+      ]);
       expect(blog.database.name).not.toBe(notes.database.name);
     } finally {
       await blog.close();
@@ -49,7 +55,9 @@ describe('plugin lifecycle', () => {
         const { rows } = await app.db.raw(`select to_regclass('notes') as t`);
         events.push(`bootstrap base (notes table: ${rows[0].t})`);
       },
-      destroy: () => { events.push('destroy base'); },
+      destroy: () => {
+        events.push('destroy base');
+      },
     });
     const dependent = definePlugin({
       name: 'dependent',
@@ -57,8 +65,12 @@ describe('plugin lifecycle', () => {
       register: (app) => {
         events.push(`register dependent: ${app.plugin(base).greet('dependent')}`);
       },
-      bootstrap: () => { events.push('bootstrap dependent'); },
-      destroy: () => { events.push('destroy dependent'); },
+      bootstrap: () => {
+        events.push('bootstrap dependent');
+      },
+      destroy: () => {
+        events.push('destroy dependent');
+      },
     });
     const appDir = await writeApp({ contentTypes: { note } });
     // dependencies order the plugins even when listed the other way round
@@ -76,7 +88,13 @@ describe('plugin lifecycle', () => {
 
   it('fails before any plugin code runs when a dependency is missing, naming both plugins', async () => {
     let ran = false;
-    const lonely = definePlugin({ name: 'lonely', dependencies: ['graphql'], register: () => { ran = true; } });
+    const lonely = definePlugin({
+      name: 'lonely',
+      dependencies: ['graphql'],
+      register: () => {
+        ran = true;
+      },
+    });
     const attempt = createVellumApp({ appDir: BLOG, plugins: [lonely], logger: quiet, env: {} });
     await expect(attempt).rejects.toThrow(ConfigurationError);
     await expect(attempt).rejects.toThrow('Plugin "lonely" depends on plugin "graphql", which is not installed');
@@ -130,14 +148,33 @@ describe('plugin lifecycle', () => {
 
 describe('schema errors stop the app at start', () => {
   const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-    ['unknown attribute type', { bad: { type: 'strnig' } }, /src\/api\/thing\/content-types\/thing\/schema\.json: attribute "bad" has unknown type "strnig"/],
-    ['unknown relation target', { owner: { type: 'relation', relation: 'manyToOne', target: 'api::nobody.nobody' } }, /schema\.json: attribute "owner".*api::nobody\.nobody/],
-    ['unknown component', { part: { type: 'component', component: 'shared.nothing' } }, /schema\.json: attribute "part".*shared\.nothing/],
+    [
+      'unknown attribute type',
+      { bad: { type: 'strnig' } },
+      /src\/api\/thing\/content-types\/thing\/schema\.json: attribute "bad" has unknown type "strnig"/,
+    ],
+    [
+      'unknown relation target',
+      { owner: { type: 'relation', relation: 'manyToOne', target: 'api::nobody.nobody' } },
+      /schema\.json: attribute "owner".*api::nobody\.nobody/,
+    ],
+    [
+      'unknown component',
+      { part: { type: 'component', component: 'shared.nothing' } },
+      /schema\.json: attribute "part".*shared\.nothing/,
+    ],
     ['bad enumeration', { kind: { type: 'enumeration', enum: [] } }, /schema\.json: attribute "kind"/],
   ];
   it.each(cases)('%s', async (_name, attributes, message) => {
     const appDir = await writeApp({
-      contentTypes: { thing: { kind: 'collectionType', collectionName: 'things', info: { singularName: 'thing', pluralName: 'things' }, attributes } },
+      contentTypes: {
+        thing: {
+          kind: 'collectionType',
+          collectionName: 'things',
+          info: { singularName: 'thing', pluralName: 'things' },
+          attributes,
+        },
+      },
     });
     const app = await createVellumApp({ appDir, logger: quiet, env: {}, databaseUrl: inject('databaseAdminUrl') });
     await expect(app.start()).rejects.toThrow(message);
@@ -166,9 +203,18 @@ describe('config files', () => {
     const t = await startApp({ config: { api: { rest: { defaultLimit: 2, maxLimit: 3 } } } });
     try {
       for (let i = 0; i < 5; i++) await t.request('POST', '/api/tags', { data: { name: `limit-${i}` } });
-      expect((await t.request('GET', '/api/tags')).body.meta.pagination).toEqual({ page: 1, pageSize: 2, pageCount: 3, total: 5 });
+      expect((await t.request('GET', '/api/tags')).body.meta.pagination).toEqual({
+        page: 1,
+        pageSize: 2,
+        pageCount: 3,
+        total: 5,
+      });
       expect((await t.request('GET', '/api/tags?pagination[pageSize]=50')).body.data).toHaveLength(3);
-      expect((await t.request('GET', '/api/tags?pagination[limit]=-1')).body.meta.pagination).toEqual({ start: 0, limit: 3, total: 5 });
+      expect((await t.request('GET', '/api/tags?pagination[limit]=-1')).body.meta.pagination).toEqual({
+        start: 0,
+        limit: 3,
+        total: 5,
+      });
     } finally {
       await t.close();
     }
@@ -184,18 +230,33 @@ describe('start-up failures', () => {
     const boom = new Error('boom');
     const first = definePlugin({
       name: 'first',
-      register: () => { events.push('register first'); },
-      destroy: () => { events.push('destroy first'); },
+      register: () => {
+        events.push('register first');
+      },
+      destroy: () => {
+        events.push('destroy first');
+      },
     });
     const broken = definePlugin({
-      name: 'broken', register: () => { throw boom; }, destroy: () => { events.push('destroy broken'); },
+      name: 'broken',
+      register: () => {
+        throw boom;
+      },
+      destroy: () => {
+        events.push('destroy broken');
+      },
     });
     const appDir = await writeApp({ contentTypes: { note } });
     const app = await createApp({ appDir, plugins: [first, broken], logger: quiet, env: OPEN });
-    const failure = await app.start().then(() => null, (err: unknown) => err);
+    const failure = await app.start().then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(failure).toBeInstanceOf(ConfigurationError);
     expect(failure).toMatchObject({
-      message: 'Plugin "broken" failed in register: boom', code: 'PLUGIN_FAILED', cause: boom,
+      message: 'Plugin "broken" failed in register: boom',
+      code: 'PLUGIN_FAILED',
+      cause: boom,
     });
     await app.destroy();
     expect(events).toEqual(['register first', 'destroy first']);
@@ -204,9 +265,10 @@ describe('start-up failures', () => {
   it('leave the app failed after a bootstrap throws: start(), listen() refuse; destroy() closes the pool', async () => {
     const database = await createTestDatabase(inject('databaseAdminUrl'));
     const admin = createConnection({ connection: inject('databaseAdminUrl'), pool: { min: 0, max: 1 } });
-    const sessions = async (): Promise<number> => Number((await admin.raw(
-      'SELECT count(*) AS n FROM pg_stat_activity WHERE datname = ?', [database.name],
-    )).rows[0].n);
+    const sessions = async (): Promise<number> =>
+      Number(
+        (await admin.raw('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = ?', [database.name])).rows[0].n,
+      );
     try {
       let bootstraps = 0;
       const broken = definePlugin({
@@ -224,12 +286,16 @@ describe('start-up failures', () => {
       // the failed start opened the pool: it is still there, for destroy() to close
       expect(await sessions()).toBeGreaterThan(0);
       for (const again of [() => app.start(), () => app.listen({ port: 0, host: '127.0.0.1' })]) {
-        const err = await again().then(() => null, (e: unknown) => e);
+        const err = await again().then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(ConfigurationError);
         expect(err).toMatchObject({
           code: 'APP_FAILED',
-          message: 'The app failed to start (Plugin "broken" failed in bootstrap: no seeds today); '
-            + 'destroy it and create a new one',
+          message:
+            'The app failed to start (Plugin "broken" failed in bootstrap: no seeds today); ' +
+            'destroy it and create a new one',
         });
       }
       // nothing ran again: no second bootstrap, no server
@@ -250,7 +316,9 @@ describe('start-up failures', () => {
       name: 'pinged',
       register: (app) => {
         registers++;
-        const handler = (ctx: { body: unknown }): void => { ctx.body = { pong: true }; };
+        const handler = (ctx: { body: unknown }): void => {
+          ctx.body = { pong: true };
+        };
         app.server.route({ method: 'GET', path: '/ping', handler, config: { auth: false } });
       },
     });

@@ -25,10 +25,13 @@ const filters = (uid: string, raw: unknown) => resolveFilters(t.app.registry, ui
 const sort = (uid: string, raw: unknown) => resolveSort(t.app.registry, uid, raw);
 
 /** The articles in title order (drafts, the document service's default), populated with `populate`. */
-const read = async (populate: PopulateTree, limit?: number): Promise<any[]> => t.app.documents(ARTICLE).findMany({
-  populate, sort: sort(ARTICLE, 'title'), fields: ['title'],
-  pagination: limit ? { start: 0, limit, style: 'offset', withCount: false } : undefined,
-});
+const read = async (populate: PopulateTree, limit?: number): Promise<any[]> =>
+  t.app.documents(ARTICLE).findMany({
+    populate,
+    sort: sort(ARTICLE, 'title'),
+    fields: ['title'],
+    pagination: limit ? { start: 0, limit, style: 'offset', withCount: false } : undefined,
+  });
 /** One document of `uid`, as the document service answers it (drafts). */
 const one = async (uid: string, documentId: string, params: Record<string, unknown>): Promise<any> =>
   t.app.documents(uid).findOne({ documentId, ...params });
@@ -41,25 +44,38 @@ beforeAll(async () => {
   for (let i = 0; i < 4; i++) {
     const file = await t.app.documents('plugin::upload.file').create({
       data: {
-        name: `f${i}.png`, hash: `f_${i}`, ext: '.png', mime: 'image/png', size: 1, provider: 'local',
+        name: `f${i}.png`,
+        hash: `f_${i}`,
+        ext: '.png',
+        mime: 'image/png',
+        size: 1,
+        provider: 'local',
         url: `/uploads/f_${i}.png`,
       },
     });
     files.push(file.id as number);
   }
-  author = (await t.app.documents(AUTHOR).create({
-    data: {
-      name: 'Ada', email: 'ada@x.io',
-      socials: ['github', 'twitter', 'mastodon', 'github'].map((platform, i) => ({ platform, url: `u${i}` })),
-    },
-  })).documentId as string;
+  author = (
+    await t.app.documents(AUTHOR).create({
+      data: {
+        name: 'Ada',
+        email: 'ada@x.io',
+        socials: ['github', 'twitter', 'mastodon', 'github'].map((platform, i) => ({ platform, url: `u${i}` })),
+      },
+    })
+  ).documentId as string;
   const data = [
     {
-      title: 'A0', tags, author, gallery: files,
+      title: 'A0',
+      tags,
+      author,
+      gallery: files,
       seo: { metaTitle: 'm', keywords: [{ value: 'k1' }, { value: 'k2' }, { value: 'k3' }] },
       blocks: [
-        { __component: 'shared.rich-text', body: 'one' }, { __component: 'shared.quote', title: 'two' },
-        { __component: 'shared.rich-text', body: 'three' }, { __component: 'shared.media', file: files[0] },
+        { __component: 'shared.rich-text', body: 'one' },
+        { __component: 'shared.quote', title: 'two' },
+        { __component: 'shared.rich-text', body: 'three' },
+        { __component: 'shared.media', file: files[0] },
       ],
     },
     { title: 'A1', tags: [tags[4], tags[3], tags[2]], author },
@@ -115,13 +131,16 @@ describe('aliases', () => {
   it('components and dynamic zones can be aliased too, and inside them their attributes', async () => {
     const [a0] = await read({
       meta: {
-        attribute: 'seo', fields: ['metaTitle'],
+        attribute: 'seo',
+        fields: ['metaTitle'],
         populate: { twoKeywords: { attribute: 'keywords', pagination: { start: 1, limit: 2 } } },
       },
       quotes: { attribute: 'blocks', on: { 'shared.quote': {} } },
     });
     expect(a0.meta).toEqual({
-      id: expect.any(Number), documentId: expect.any(String), metaTitle: 'm',
+      id: expect.any(Number),
+      documentId: expect.any(String),
+      metaTitle: 'm',
       twoKeywords: [
         { id: expect.any(Number), documentId: expect.any(String), value: 'k2' },
         { id: expect.any(Number), documentId: expect.any(String), value: 'k3' },
@@ -142,7 +161,8 @@ describe('pagination inside populate', () => {
     expect(await window(0, 0)).toEqual([]);
     const [a0] = await read({
       tags: {
-        filters: filters(TAG, { name: { $ne: 'gamma' } }), sort: sort(TAG, 'name:desc'),
+        filters: filters(TAG, { name: { $ne: 'gamma' } }),
+        sort: sort(TAG, 'name:desc'),
         pagination: { start: 1, limit: 2 },
       },
     });
@@ -181,10 +201,14 @@ describe('pagination inside populate', () => {
     expect(ada.socials.map((s: any) => s.url)).toEqual(['u3']);
     const documentId = articles[0].documentId as string;
     await t.app.documents(ARTICLE).update({ documentId, locale: 'fr', data: { title: 'A0 fr' } });
-    const fr = await one(ARTICLE, articles[0].documentId, { fields: ['title'],
+    const fr = await one(ARTICLE, articles[0].documentId, {
+      fields: ['title'],
       populate: {
         shown: {
-          attribute: 'localizations', fields: ['title', 'locale'], pagination: { start: 0, limit: 1 }, total: true,
+          attribute: 'localizations',
+          fields: ['title', 'locale'],
+          pagination: { start: 0, limit: 1 },
+          total: true,
         },
         skipped: { attribute: 'localizations', pagination: { start: 1, limit: 1 }, total: true },
       },
@@ -199,8 +223,10 @@ describe('total', () => {
   it('answers { nodes, total }: the window, and how many match its filters whatever the window', async () => {
     const [a0, a1, a2] = await read({
       tags: {
-        fields: ['name'], filters: filters(TAG, { name: { $ne: 'alpha' } }),
-        pagination: { start: 0, limit: 2 }, total: true,
+        fields: ['name'],
+        filters: filters(TAG, { name: { $ne: 'alpha' } }),
+        pagination: { start: 0, limit: 2 },
+        total: true,
       },
       gallery: { fields: ['name'], total: true },
       blocks: { pagination: { start: 0, limit: 1 }, total: true },
@@ -226,14 +252,19 @@ describe('cost and checks', () => {
   it('a read with aliases, windows and totals at every level is one statement, whatever the page size', async () => {
     const populate: PopulateTree = {
       few: {
-        attribute: 'tags', pagination: { start: 0, limit: 1 }, total: true,
+        attribute: 'tags',
+        pagination: { start: 0, limit: 1 },
+        total: true,
         populate: { articles: { pagination: { start: 0, limit: 2 }, total: true } },
       },
       many: {
-        attribute: 'tags', sort: sort(TAG, 'name'), populate: { back: { attribute: 'articles', fields: ['title'] } },
+        attribute: 'tags',
+        sort: sort(TAG, 'name'),
+        populate: { back: { attribute: 'articles', fields: ['title'] } },
       },
       writer: {
-        attribute: 'author', populate: { socials: { pagination: { start: 1, limit: 1 } }, articles: { total: true } },
+        attribute: 'author',
+        populate: { socials: { pagination: { start: 1, limit: 1 } }, articles: { total: true } },
       },
       gallery: { pagination: { start: 0, limit: 2 } },
       blocks: { total: true, on: { 'shared.media': { populate: { file: {} } }, 'shared.rich-text': {} } },
@@ -256,7 +287,10 @@ describe('cost and checks', () => {
 
   it('refuses a window or a total on a single value, a negative window, and an alias of no attribute', async () => {
     const refused = async (populate: PopulateTree) => {
-      const err = await read(populate).then(() => null, (e: unknown) => e);
+      const err = await read(populate).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).toMatchObject({ name: 'ValidationError', details: { param: 'populate' } });
       return (err as Error).message;
     };

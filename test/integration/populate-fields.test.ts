@@ -17,19 +17,45 @@ const get = async (path: string) => {
 beforeAll(async () => {
   t = await startApp();
   file = await t.app.documents('plugin::upload.file').create({
-    data: { name: 'p.png', hash: 'p_1', ext: '.png', mime: 'image/png', size: 1, url: '/uploads/p_1.png', provider: 'local', width: 4, height: 4 },
+    data: {
+      name: 'p.png',
+      hash: 'p_1',
+      ext: '.png',
+      mime: 'image/png',
+      size: 1,
+      url: '/uploads/p_1.png',
+      provider: 'local',
+      width: 4,
+      height: 4,
+    },
   });
   for (let i = 0; i < 3; i++) {
-    authors.push((await t.request('POST', '/api/authors', {
-      data: { name: `Author ${i}`, email: `a${i}@x.io`, avatar: file.id, address: { city: `City ${i}` }, socials: [{ platform: 'github', url: `gh${i}` }] },
-    })).body.data.documentId);
+    authors.push(
+      (
+        await t.request('POST', '/api/authors', {
+          data: {
+            name: `Author ${i}`,
+            email: `a${i}@x.io`,
+            avatar: file.id,
+            address: { city: `City ${i}` },
+            socials: [{ platform: 'github', url: `gh${i}` }],
+          },
+        })
+      ).body.data.documentId,
+    );
   }
-  for (const name of ['alpha', 'beta', 'gamma', 'delta']) tags.push((await t.request('POST', '/api/tags', { data: { name } })).body.data.documentId);
+  for (const name of ['alpha', 'beta', 'gamma', 'delta'])
+    tags.push((await t.request('POST', '/api/tags', { data: { name } })).body.data.documentId);
   for (let i = 0; i < 30; i++) {
     const res = await t.request('POST', '/api/articles', {
       data: {
-        title: `Article ${String(i).padStart(2, '0')}`, views: i, internalNotes: 'never shown',
-        author: authors[i % 3], tags: [tags[i % 4], tags[(i + 1) % 4], tags[(i + 2) % 4]], cover: file.id, gallery: [file.id],
+        title: `Article ${String(i).padStart(2, '0')}`,
+        views: i,
+        internalNotes: 'never shown',
+        author: authors[i % 3],
+        tags: [tags[i % 4], tags[(i + 1) % 4], tags[(i + 2) % 4]],
+        cover: file.id,
+        gallery: [file.id],
         seo: { metaTitle: `Meta ${i}`, shareImage: file.id, keywords: [{ value: `k${i}` }, { value: 'common' }] },
         blocks: [
           { __component: 'shared.rich-text', body: `Body ${i}` },
@@ -49,7 +75,12 @@ afterAll(async () => {
 describe('fields', () => {
   it('returns only the listed scalars, plus id and documentId', async () => {
     const body = await get('/api/articles?fields[0]=title&fields[1]=views&pagination[pageSize]=2');
-    expect(body.data[0]).toEqual({ id: expect.any(Number), documentId: expect.any(String), title: 'Article 00', views: 0 });
+    expect(body.data[0]).toEqual({
+      id: expect.any(Number),
+      documentId: expect.any(String),
+      title: 'Article 00',
+      views: 0,
+    });
     const comma = await get('/api/articles?fields=title,createdAt&pagination[pageSize]=1');
     expect(Object.keys(comma.data[0])).toEqual(['id', 'documentId', 'title', 'createdAt']);
     const star = await get('/api/articles?fields=*&pagination[pageSize]=1');
@@ -60,14 +91,24 @@ describe('fields', () => {
     for (const f of ['internalNotes', 'nope', 'author', 'seo', 'blocks', 'cover']) {
       const res = await t.request('GET', `/api/articles?fields[0]=${f}`);
       expect(res.status, f).toBe(400);
-      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: `Invalid key ${f}`, details: { param: 'fields' } });
+      expect(res.body.error).toMatchObject({
+        name: 'ValidationError',
+        message: `Invalid key ${f}`,
+        details: { param: 'fields' },
+      });
     }
   });
 
   it('selects fields inside populate, for relations, media and components', async () => {
-    const body = await get(`/api/articles/${first.documentId}?populate[author][fields][0]=name&populate[tags][fields][0]=name&populate[cover][fields][0]=url&populate[seo][fields][0]=metaTitle`);
+    const body = await get(
+      `/api/articles/${first.documentId}?populate[author][fields][0]=name&populate[tags][fields][0]=name&populate[cover][fields][0]=url&populate[seo][fields][0]=metaTitle`,
+    );
     expect(body.data.author).toEqual({ id: expect.any(Number), documentId: authors[0], name: 'Author 0' });
-    expect(body.data.tags.map((x: any) => Object.keys(x))).toEqual([['id', 'documentId', 'name'], ['id', 'documentId', 'name'], ['id', 'documentId', 'name']]);
+    expect(body.data.tags.map((x: any) => Object.keys(x))).toEqual([
+      ['id', 'documentId', 'name'],
+      ['id', 'documentId', 'name'],
+      ['id', 'documentId', 'name'],
+    ]);
     expect(body.data.cover).toEqual({ id: file.id, documentId: file.documentId, url: '/uploads/p_1.png' });
     expect(body.data.seo).toEqual({ id: expect.any(Number), documentId: expect.any(String), metaTitle: 'Meta 0' });
   });
@@ -83,7 +124,12 @@ describe('populate syntaxes of the brief', () => {
     expect(data.gallery).toHaveLength(1);
     expect(data.seo).toMatchObject({ metaTitle: 'Meta 0' });
     expect(data.seo).not.toHaveProperty('keywords');
-    expect(data.blocks.map((b: any) => b.__component)).toEqual(['shared.rich-text', 'shared.quote', 'shared.media', 'shared.slider']);
+    expect(data.blocks.map((b: any) => b.__component)).toEqual([
+      'shared.rich-text',
+      'shared.quote',
+      'shared.media',
+      'shared.slider',
+    ]);
     expect(data.blocks[1]).not.toHaveProperty('person');
     expect(data.localizations).toEqual([]);
     expect(data).not.toHaveProperty('internalNotes');
@@ -92,13 +138,17 @@ describe('populate syntaxes of the brief', () => {
   it('populate[0]=a&populate[1]=b, and a relation nested in a relation', async () => {
     const two = await get(`/api/articles/${first.documentId}?populate[0]=author&populate[1]=tags`);
     expect(Object.keys(two.data).slice(-2)).toEqual(['author', 'tags']);
-    const nested = await get(`/api/articles/${first.documentId}?populate[author][populate][0]=avatar&populate[author][populate][1]=articles`);
+    const nested = await get(
+      `/api/articles/${first.documentId}?populate[author][populate][0]=avatar&populate[author][populate][1]=articles`,
+    );
     expect(nested.data.author.avatar).toMatchObject({ id: file.id, url: '/uploads/p_1.png' });
     expect(nested.data.author.articles.map((a: any) => a.title)).toContain('Article 00');
   });
 
   it('components and nested components, by dotted path', async () => {
-    const { data } = await get(`/api/articles/${first.documentId}?populate[0]=seo&populate[1]=seo.keywords&populate[2]=seo.shareImage`);
+    const { data } = await get(
+      `/api/articles/${first.documentId}?populate[0]=seo&populate[1]=seo.keywords&populate[2]=seo.shareImage`,
+    );
     expect(data.seo.keywords.map((k: any) => k.value)).toEqual(['k0', 'common']);
     expect(data.seo.shareImage).toMatchObject({ id: file.id });
   });
@@ -109,7 +159,9 @@ describe('populate syntaxes of the brief', () => {
     const shared = await get(`/api/articles/${first.documentId}?populate[blocks][populate]=*`);
     expect(shared.data.blocks[1].person).toMatchObject({ documentId: authors[1] });
     expect(shared.data.blocks[3].files).toHaveLength(1); // the same file twice is stored once
-    const detailed = await get(`/api/articles/${first.documentId}?populate[blocks][on][shared.quote][populate][person][populate][0]=avatar&populate[blocks][on][shared.slider][populate]=*`);
+    const detailed = await get(
+      `/api/articles/${first.documentId}?populate[blocks][on][shared.quote][populate][person][populate][0]=avatar&populate[blocks][on][shared.slider][populate]=*`,
+    );
     expect(detailed.data.blocks.map((b: any) => b.__component)).toEqual(['shared.quote', 'shared.slider']);
     expect(detailed.data.blocks[0].person.avatar).toMatchObject({ id: file.id });
     expect(detailed.data.blocks[1].files.map((f: any) => f.id)).toEqual([file.id]);
@@ -121,14 +173,19 @@ describe('populate syntaxes of the brief', () => {
     expect(data.tags.map((x: any) => x.name)).toEqual(['gamma', 'alpha']);
     const counted = await get(`/api/authors/${authors[0]}?populate[articles][count]=true`);
     expect(counted.data.articles).toEqual({ count: 10 });
-    const filteredCount = await get(`/api/authors/${authors[0]}?populate[articles][count]=true&populate[articles][filters][views][$lt]=10`);
+    const filteredCount = await get(
+      `/api/authors/${authors[0]}?populate[articles][count]=true&populate[articles][filters][views][$lt]=10`,
+    );
     expect(filteredCount.data.articles).toEqual({ count: 4 });
   });
 
   it('refuses pagination inside populate, options where they mean nothing, and unknown keys', async () => {
     for (const q of [
-      'populate[tags][pagination][limit]=2', 'populate[tags][limit]=2', 'populate[author][count]=true',
-      'populate[seo][filters][metaTitle][$eq]=x', 'populate[tags][count]=maybe',
+      'populate[tags][pagination][limit]=2',
+      'populate[tags][limit]=2',
+      'populate[author][count]=true',
+      'populate[seo][filters][metaTitle][$eq]=x',
+      'populate[tags][count]=maybe',
     ]) {
       const res = await t.request('GET', `/api/articles?${q}`);
       expect(res.status, q).toBe(400);
@@ -137,7 +194,7 @@ describe('populate syntaxes of the brief', () => {
   });
 });
 
-describe('a dynamic zone\'s `on`', () => {
+describe("a dynamic zone's `on`", () => {
   const blocksOf = async (query: string): Promise<unknown[]> =>
     (await get(`/api/articles/${first.documentId}?fields[0]=title&${query}`)).data.blocks;
 
@@ -145,19 +202,39 @@ describe('a dynamic zone\'s `on`', () => {
   // does not allow never has items there, so naming only such components shows none
   it('ignores a component the zone does not allow', async () => {
     const quoted = await blocksOf('populate[blocks][on][shared.quote]=true');
-    expect(quoted).toEqual([{ __component: 'shared.quote', id: expect.any(Number), documentId: expect.any(String), title: 'Quote 0', body: null }]);
-    expect(await blocksOf('populate[blocks][on][shared.seo]=true&populate[blocks][on][shared.quote]=true')).toEqual(quoted);
+    expect(quoted).toEqual([
+      {
+        __component: 'shared.quote',
+        id: expect.any(Number),
+        documentId: expect.any(String),
+        title: 'Quote 0',
+        body: null,
+      },
+    ]);
+    expect(await blocksOf('populate[blocks][on][shared.seo]=true&populate[blocks][on][shared.quote]=true')).toEqual(
+      quoted,
+    );
     expect(await blocksOf('populate[blocks][on][shared.seo][populate]=*')).toEqual([]);
-    expect(await blocksOf('populate[blocks][on][shared.seo][populate][0]=keywords&populate[blocks][on][shared.quote][populate][0]=person'))
-      .toEqual([{ ...quoted[0] as object, person: expect.objectContaining({ documentId: authors[1] }) }]);
+    expect(
+      await blocksOf(
+        'populate[blocks][on][shared.seo][populate][0]=keywords&populate[blocks][on][shared.quote][populate][0]=person',
+      ),
+    ).toEqual([{ ...(quoted[0] as object), person: expect.objectContaining({ documentId: authors[1] }) }]);
   });
 
   it('still checks what is asked of that component, and refuses a uid that is no component', async () => {
-    expect((await t.request('GET', '/api/articles?populate[blocks][on][shared.seo][populate][nope]=true')).body.error).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key nope at blocks', details: { key: 'nope', path: 'blocks', source: 'query', param: 'populate' },
+    expect(
+      (await t.request('GET', '/api/articles?populate[blocks][on][shared.seo][populate][nope]=true')).body.error,
+    ).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key nope at blocks',
+      details: { key: 'nope', path: 'blocks', source: 'query', param: 'populate' },
     });
     expect((await t.request('GET', '/api/articles?populate[blocks][on][shared.nope]=true')).body.error).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key shared.nope at blocks.on.shared.nope',
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key shared.nope at blocks.on.shared.nope',
       details: { key: 'shared.nope', path: 'blocks.on.shared.nope', source: 'query', param: 'populate' },
     });
   });
@@ -192,12 +269,25 @@ describe('invalid populate and fields keys', () => {
   it.each(cases)('%s', async (query, key, path) => {
     const res = await t.request('GET', `/api/articles?${query}`);
     const message = path && path !== key ? `Invalid key ${key} at ${path}` : `Invalid key ${key}`;
-    expect(res.body).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message, details: { key, path, source: 'query', param: 'populate' } } });
+    expect(res.body).toEqual({
+      data: null,
+      error: {
+        status: 400,
+        name: 'ValidationError',
+        message,
+        details: { key, path, source: 'query', param: 'populate' },
+      },
+    });
   });
 
   it('fields: null for an unknown name, the name for one that cannot be selected', async () => {
     const fields = async (query: string) => (await t.request('GET', `/api/articles?${query}`)).body.error;
-    const error = (key: string, path: string | null) => ({ status: 400, name: 'ValidationError', message: `Invalid key ${key}`, details: { key, path, source: 'query', param: 'fields' } });
+    const error = (key: string, path: string | null) => ({
+      status: 400,
+      name: 'ValidationError',
+      message: `Invalid key ${key}`,
+      details: { key, path, source: 'query', param: 'fields' },
+    });
     expect(await fields('fields[0]=nope')).toEqual(error('nope', null));
     expect(await fields('fields=title,nope')).toEqual(error('nope', null));
     expect(await fields('fields[0]=author')).toEqual(error('author', 'author'));
@@ -207,7 +297,8 @@ describe('invalid populate and fields keys', () => {
 
 describe('related documents shared by a page', () => {
   it('are rendered once per list read (a CTE per relation and media attribute), and equal what each document reads alone', async () => {
-    const populate = 'populate[author][populate][0]=avatar&populate[tags][fields][0]=name&populate[cover]=true&populate[gallery]=true&populate[seo][populate]=*';
+    const populate =
+      'populate[author][populate][0]=avatar&populate[tags][fields][0]=name&populate[cover]=true&populate[gallery]=true&populate[seo][populate]=*';
     t.queries.length = 0;
     const list = await get(`/api/articles?sort=views:asc&pagination[pageSize]=12&${populate}`);
     const [statement] = t.queries.filter((q) => q.includes('from "articles" as "r0"'));
@@ -225,7 +316,9 @@ describe('related documents shared by a page', () => {
 
   it('a relation with its own filters, sort or count, and a one-document read, keep the per-document form', async () => {
     t.queries.length = 0;
-    await get(`/api/articles?populate[tags][filters][name][$ne]=beta&populate[author][fields][0]=name&pagination[pageSize]=3`);
+    await get(
+      `/api/articles?populate[tags][filters][name][$ne]=beta&populate[author][fields][0]=name&pagination[pageSize]=3`,
+    );
     const [statement] = t.queries.filter((q) => q.includes('from "articles" as "r0"'));
     // only the author is shared; the filtered tags are looked up per article
     expect(statement.match(/ AS MATERIALIZED \(/g)).toHaveLength(2);
@@ -238,14 +331,25 @@ describe('related documents shared by a page', () => {
 describe('cost', () => {
   it('a 25-row list with deep populate is one SQL statement, and a 100-row one too', async () => {
     const deep = [
-      'populate[author][populate][0]=avatar', 'populate[author][populate][1]=socials', 'populate[author][populate][2]=address',
-      'populate[tags][fields][0]=name', 'populate[cover]=true', 'populate[gallery]=true',
-      'populate[seo][populate][0]=shareImage', 'populate[seo][populate][1]=keywords',
-      'populate[blocks][on][shared.quote][populate][person][populate][0]=avatar', 'populate[blocks][on][shared.media][populate][0]=file',
-      'populate[blocks][on][shared.slider][populate][0]=files', 'populate[blocks][on][shared.rich-text][populate]=*', 'populate[localizations]=true',
+      'populate[author][populate][0]=avatar',
+      'populate[author][populate][1]=socials',
+      'populate[author][populate][2]=address',
+      'populate[tags][fields][0]=name',
+      'populate[cover]=true',
+      'populate[gallery]=true',
+      'populate[seo][populate][0]=shareImage',
+      'populate[seo][populate][1]=keywords',
+      'populate[blocks][on][shared.quote][populate][person][populate][0]=avatar',
+      'populate[blocks][on][shared.media][populate][0]=file',
+      'populate[blocks][on][shared.slider][populate][0]=files',
+      'populate[blocks][on][shared.rich-text][populate]=*',
+      'populate[localizations]=true',
     ].join('&');
     // as the Public role (the blog grants it find on everything populated here), whose grants are cached
-    const statements = async (size: number, headers: Record<string, string> = { authorization: '' }): Promise<string[]> => {
+    const statements = async (
+      size: number,
+      headers: Record<string, string> = { authorization: '' },
+    ): Promise<string[]> => {
       t.queries.length = 0;
       const res = await t.request('GET', `/api/articles?pagination[pageSize]=${size}&${deep}`, undefined, headers);
       expect(res.status, res.text).toBe(200);

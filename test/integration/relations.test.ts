@@ -54,7 +54,8 @@ function client(app: () => TestApp) {
     /** Every row of the tables, to prove that a refused request wrote nothing. */
     async snapshot(...tables: string[]): Promise<Record<string, unknown[]>> {
       const out: Record<string, unknown[]> = {};
-      for (const table of tables) out[table] = await app().sql(table).select('id', 'document_id', 'data', 'updated_at').orderBy('id');
+      for (const table of tables)
+        out[table] = await app().sql(table).select('id', 'document_id', 'data', 'updated_at').orderBy('id');
       return out;
     },
   };
@@ -111,7 +112,10 @@ describe('relations (fixture app with every relation kind)', () => {
       expect(await api.stored('passports', x)).not.toHaveProperty('holder');
 
       const holderSide = await api.read('passports', x, '?populate=*');
-      expect(holderSide).toEqual({ ...(await api.read('passports', x)), holder: await api.read('people', created.documentId) });
+      expect(holderSide).toEqual({
+        ...(await api.read('passports', x)),
+        holder: await api.read('people', created.documentId),
+      });
     });
 
     it('is null when populated and unset, on both sides', async () => {
@@ -124,14 +128,27 @@ describe('relations (fixture app with every relation kind)', () => {
     it('takes the last item when several are given, in every form', async () => {
       const [x1, x2, x3] = await many('passports', 'number', 3);
       const [p] = await people(1);
-      expect((await api.update('people', p, { passport: [x1, x2] }, '?populate=passport')).passport.documentId).toBe(x2);
-      expect((await api.update('people', p, { passport: { set: [x3, x1] } }, '?populate=passport')).passport.documentId).toBe(x1);
-      expect((await api.update('people', p, { passport: { connect: [x2, x3] } }, '?populate=passport')).passport.documentId).toBe(x3);
+      expect((await api.update('people', p, { passport: [x1, x2] }, '?populate=passport')).passport.documentId).toBe(
+        x2,
+      );
+      expect(
+        (await api.update('people', p, { passport: { set: [x3, x1] } }, '?populate=passport')).passport.documentId,
+      ).toBe(x1);
+      expect(
+        (await api.update('people', p, { passport: { connect: [x2, x3] } }, '?populate=passport')).passport.documentId,
+      ).toBe(x3);
       // the current target listed last still wins over a new one listed before it
-      expect((await api.update('people', p, { passport: { connect: [x1, x3] } }, '?populate=passport')).passport.documentId).toBe(x3);
+      expect(
+        (await api.update('people', p, { passport: { connect: [x1, x3] } }, '?populate=passport')).passport.documentId,
+      ).toBe(x3);
       expect((await api.stored('people', p)).passport).toBe(x3);
       // positions mean nothing on a to-one relation: the last item still wins
-      const res = await api.update('people', p, { passport: { connect: [x2, { documentId: x3, position: { before: x2 } }] } }, '?populate=passport');
+      const res = await api.update(
+        'people',
+        p,
+        { passport: { connect: [x2, { documentId: x3, position: { before: x2 } }] } },
+        '?populate=passport',
+      );
       expect(res.passport.documentId).toBe(x3);
     });
 
@@ -222,7 +239,11 @@ describe('relations (fixture app with every relation kind)', () => {
     it('sets with the array shorthand, keeps the order, and populates both sides', async () => {
       const [a, b, c] = await many('players', 'name', 3);
       const team = await api.create('teams', { name: uniq('team'), players: [c, a, b] }, '?populate[0]=players');
-      expect(team.players).toEqual([await api.read('players', c), await api.read('players', a), await api.read('players', b)]);
+      expect(team.players).toEqual([
+        await api.read('players', c),
+        await api.read('players', a),
+        await api.read('players', b),
+      ]);
       expect((await api.stored('teams', team.documentId)).players).toEqual([c, a, b]);
       expect(ids((await api.read('teams', team.documentId, '?populate=players')).players)).toEqual([c, a, b]);
       const plainTeam = await api.read('teams', team.documentId);
@@ -370,7 +391,10 @@ describe('relations (fixture app with every relation kind)', () => {
       expect((await api.stored('students', s1.documentId)).courses).toEqual([c3, c1]);
       expect((await api.stored('students', s2.documentId)).courses).toEqual([c1, c2]);
       const course = await api.read('courses', c1, '?populate=students');
-      expect(course.students).toEqual([await api.read('students', s1.documentId), await api.read('students', s2.documentId)]);
+      expect(course.students).toEqual([
+        await api.read('students', s1.documentId),
+        await api.read('students', s2.documentId),
+      ]);
       expect(ids((await api.read('courses', c2, '?populate=students')).students)).toEqual([s2.documentId]);
     });
 
@@ -418,7 +442,9 @@ describe('relations (fixture app with every relation kind)', () => {
       const [s1, s2, s3] = await many('students', 'name', 3);
       await api.update('courses', c, { students: [s1] });
       const before = await api.snapshot('students', 'courses');
-      const res = await api.put('courses', c, { students: { connect: [{ documentId: s2, position: { before: s3 } }] } });
+      const res = await api.put('courses', c, {
+        students: { connect: [{ documentId: s2, position: { before: s3 } }] },
+      });
       expectValidationError(res, `students cannot place ${s2} relative to ${s3}, which is not connected`);
       expect(res.body.error.details.errors[0].path).toEqual(['students']);
       expect(await api.snapshot('students', 'courses')).toEqual(before);
@@ -446,7 +472,7 @@ describe('relations (fixture app with every relation kind)', () => {
       // the order is each owner's rank in the course's list, on the owner's row; the course stores nothing
       expect((await api.stored('students', s1)).$order).toEqual({ courses: { [c]: 4 } });
       expect((await api.stored('students', s2)).$order).toEqual({ courses: { [c]: 2 } });
-      expect((await api.stored('courses', c))).not.toHaveProperty('students');
+      expect(await api.stored('courses', c)).not.toHaveProperty('students');
     });
 
     it('connects with positions through the inverse side: {start} then {after} puts those two first', async () => {
@@ -455,7 +481,10 @@ describe('relations (fixture app with every relation kind)', () => {
       for (const s of [s2, s3, s1]) await api.update('students', s, { courses: { connect: [c] } });
       const put = (students: unknown) => api.update('courses', c, { students });
       await put({
-        connect: [{ documentId: s4, position: { start: true } }, { documentId: s5, position: { after: s4 } }],
+        connect: [
+          { documentId: s4, position: { start: true } },
+          { documentId: s5, position: { after: s4 } },
+        ],
       });
       expect(await order('courses', c, 'students')).toEqual([s4, s5, s2, s3, s1]);
       await put({ connect: [{ documentId: s1, position: { before: s4 } }] });
@@ -500,7 +529,10 @@ describe('relations (fixture app with every relation kind)', () => {
       const [b1, b2, b3, b4, b5] = await books(5);
       for (const b of [b1, b2, b3]) await api.update('books', b, { library: l });
       expect(await order('libraries', l, 'books')).toEqual([b1, b2, b3]);
-      const connect = [{ documentId: b4, position: { start: true } }, { documentId: b5, position: { after: b4 } }];
+      const connect = [
+        { documentId: b4, position: { start: true } },
+        { documentId: b5, position: { after: b4 } },
+      ];
       await api.update('libraries', l, { books: { connect } });
       expect(await order('libraries', l, 'books')).toEqual([b4, b5, b1, b2, b3]);
       await api.update('books', b1, { library: l });
@@ -526,7 +558,10 @@ describe('relations (fixture app with every relation kind)', () => {
       const res = await t.request('GET', `${list}&populate=students`);
       expect(res.status).toBe(200);
       expect(t.queries).toHaveLength(bare); // populating costs no statement of its own
-      expect(res.body.data.map((c: Doc) => ids(c.students))).toEqual([[s3, s1, s2], [s2, s1, s3]]);
+      expect(res.body.data.map((c: Doc) => ids(c.students))).toEqual([
+        [s3, s1, s2],
+        [s2, s1, s3],
+      ]);
       const counted = await t.request('GET', `/api/courses/${c1}?populate[students][count]=true`);
       expect(counted.body.data.students).toEqual({ count: 3 });
     });
@@ -554,10 +589,18 @@ describe('relations (fixture app with every relation kind)', () => {
 
     it('manyWay: set, connect, disconnect, null, and order on read', async () => {
       const [b1, b2, b3] = await books(3);
-      const p = await api.create('people', { name: uniq('person'), favoriteBooks: [b3, b1] }, '?populate=favoriteBooks');
+      const p = await api.create(
+        'people',
+        { name: uniq('person'), favoriteBooks: [b3, b1] },
+        '?populate=favoriteBooks',
+      );
       expect(p.favoriteBooks).toEqual([await api.read('books', b3), await api.read('books', b1)]);
       await api.update('people', p.documentId, { favoriteBooks: { connect: [b2] } });
-      expect(ids((await api.read('people', p.documentId, '?populate[0]=favoriteBooks')).favoriteBooks)).toEqual([b3, b1, b2]);
+      expect(ids((await api.read('people', p.documentId, '?populate[0]=favoriteBooks')).favoriteBooks)).toEqual([
+        b3,
+        b1,
+        b2,
+      ]);
       await api.update('people', p.documentId, { favoriteBooks: { disconnect: [b3] } });
       expect((await api.stored('people', p.documentId)).favoriteBooks).toEqual([b1, b2]);
       await api.update('people', p.documentId, { favoriteBooks: { set: [b2, b3, b1] } });
@@ -582,14 +625,22 @@ describe('relations (fixture app with every relation kind)', () => {
       ['moving a connected item to the start', (b) => [{ documentId: b[2], position: { start: true } }], [2, 0, 1]],
       ['moving a connected item to the end', (b) => [{ documentId: b[0], position: { end: true } }], [1, 2, 0]],
       ['a connected item again, which moves it to the end as Strapi does', (b) => [b[0]], [1, 2, 0]],
-      ['one after another, each relative to the list so far', (b) => [
-        { documentId: b[3], position: { start: true } },
-        { documentId: b[4], position: { after: b[3] } },
-      ], [3, 4, 0, 1, 2]],
-      ['relative to an item connected later in the same request', (b) => [
-        { documentId: b[3], position: { after: b[4] } },
-        { documentId: b[4], position: { start: true } },
-      ], [4, 3, 0, 1, 2]],
+      [
+        'one after another, each relative to the list so far',
+        (b) => [
+          { documentId: b[3], position: { start: true } },
+          { documentId: b[4], position: { after: b[3] } },
+        ],
+        [3, 4, 0, 1, 2],
+      ],
+      [
+        'relative to an item connected later in the same request',
+        (b) => [
+          { documentId: b[3], position: { after: b[4] } },
+          { documentId: b[4], position: { start: true } },
+        ],
+        [4, 3, 0, 1, 2],
+      ],
     ];
 
     it.each(cases)('connects %s, stores and reads back that order (manyWay)', async (_name, connect, expected) => {
@@ -605,9 +656,13 @@ describe('relations (fixture app with every relation kind)', () => {
     it('applies disconnect before connect: an anchor disconnected in the same request is not connected', async () => {
       const b = await books(4);
       const p = (await api.create('people', { name: uniq('person'), favoriteBooks: [b[0], b[1], b[2]] })).documentId;
-      await api.update('people', p, { favoriteBooks: { disconnect: [b[0]], connect: [{ documentId: b[3], position: { before: b[2] } }] } });
+      await api.update('people', p, {
+        favoriteBooks: { disconnect: [b[0]], connect: [{ documentId: b[3], position: { before: b[2] } }] },
+      });
       expect((await api.stored('people', p)).favoriteBooks).toEqual([b[1], b[3], b[2]]);
-      const res = await api.put('people', p, { favoriteBooks: { disconnect: [b[1]], connect: [{ documentId: b[0], position: { after: b[1] } }] } });
+      const res = await api.put('people', p, {
+        favoriteBooks: { disconnect: [b[1]], connect: [{ documentId: b[0], position: { after: b[1] } }] },
+      });
       expectValidationError(res, /not connected/);
       expect((await api.stored('people', p)).favoriteBooks).toEqual([b[1], b[3], b[2]]);
     });
@@ -620,7 +675,14 @@ describe('relations (fixture app with every relation kind)', () => {
 
       const cs = await many('courses', 'title', 3);
       const s = (await api.create('students', { name: uniq('student'), courses: [cs[0], cs[1]] })).documentId;
-      await api.update('students', s, { courses: { connect: [{ documentId: cs[2], position: { start: true } }, { documentId: cs[0], position: { after: cs[1] } }] } });
+      await api.update('students', s, {
+        courses: {
+          connect: [
+            { documentId: cs[2], position: { start: true } },
+            { documentId: cs[0], position: { after: cs[1] } },
+          ],
+        },
+      });
       expect(ids((await api.read('students', s, '?populate=courses')).courses)).toEqual([cs[2], cs[1], cs[0]]);
     });
 
@@ -628,12 +690,22 @@ describe('relations (fixture app with every relation kind)', () => {
       const b = await books(5);
       const p = (await api.create('people', { name: uniq('person'), favoriteBooks: [b[0], b[1]] })).documentId;
       const before = await api.snapshot('people');
-      const res = await api.put('people', p, { name: 'changed', favoriteBooks: { connect: [{ documentId: b[2], position: { before: b[3] } }] } });
+      const res = await api.put('people', p, {
+        name: 'changed',
+        favoriteBooks: { connect: [{ documentId: b[2], position: { before: b[3] } }] },
+      });
       expectValidationError(res, `favoriteBooks cannot place ${b[2]} relative to ${b[3]}, which is not connected`);
       expect(res.body.error.details.errors[0].path).toEqual(['favoriteBooks']);
       // an anchor that is a real document elsewhere, a missing one, and one on the create path
-      expectValidationError(await api.put('people', p, { favoriteBooks: { connect: [{ documentId: b[2], position: { after: MISSING } }] } }), /not connected/);
-      const created = await t.request('POST', '/api/people', { data: { name: 'x', favoriteBooks: { connect: [{ documentId: b[2], position: { after: b[4] } }] } } });
+      expectValidationError(
+        await api.put('people', p, {
+          favoriteBooks: { connect: [{ documentId: b[2], position: { after: MISSING } }] },
+        }),
+        /not connected/,
+      );
+      const created = await t.request('POST', '/api/people', {
+        data: { name: 'x', favoriteBooks: { connect: [{ documentId: b[2], position: { after: b[4] } }] } },
+      });
       expectValidationError(created, /not connected/);
       expect(await api.snapshot('people')).toEqual(before);
     });
@@ -641,10 +713,14 @@ describe('relations (fixture app with every relation kind)', () => {
     it('refuses anchors that point at each other', async () => {
       const b = await books(4);
       const p = (await api.create('people', { name: uniq('person'), favoriteBooks: [b[0]] })).documentId;
-      const res = await api.put('people', p, { favoriteBooks: { connect: [
-        { documentId: b[2], position: { before: b[3] } },
-        { documentId: b[3], position: { after: b[2] } },
-      ] } });
+      const res = await api.put('people', p, {
+        favoriteBooks: {
+          connect: [
+            { documentId: b[2], position: { before: b[3] } },
+            { documentId: b[3], position: { after: b[2] } },
+          ],
+        },
+      });
       expectValidationError(res, /^favoriteBooks cannot place \w+ relative to \w+/);
       expect((await api.stored('people', p)).favoriteBooks).toEqual([b[0]]);
     });
@@ -668,12 +744,17 @@ describe('relations (fixture app with every relation kind)', () => {
   });
 
   describe('invalid relation input', () => {
-    it('refuses an unknown documentId with Strapi\'s message and writes nothing (create)', async () => {
+    it("refuses an unknown documentId with Strapi's message and writes nothing (create)", async () => {
       const before = await api.snapshot('people', 'passports');
       const res = await t.request('POST', '/api/people', { data: { name: 'ghost', passport: MISSING } });
       expectValidationError(res, `Document with id "${MISSING}", locale "null" not found`);
       expect(res.body.error.details.errors).toEqual([
-        { path: ['passport'], message: `Document with id "${MISSING}", locale "null" not found`, name: 'ValidationError', value: MISSING },
+        {
+          path: ['passport'],
+          message: `Document with id "${MISSING}", locale "null" not found`,
+          name: 'ValidationError',
+          value: MISSING,
+        },
       ]);
       expect(await api.snapshot('people', 'passports')).toEqual(before);
     });
@@ -705,7 +786,10 @@ describe('relations (fixture app with every relation kind)', () => {
       const [team] = await many('teams', 'name', 1);
       const [player] = await many('players', 'name', 1);
       const before = await api.snapshot('libraries', 'books', 'teams', 'players');
-      expectValidationError(await api.put('libraries', l, { books: { connect: [MISSING] } }), `Document with id "${MISSING}", locale "null" not found`);
+      expectValidationError(
+        await api.put('libraries', l, { books: { connect: [MISSING] } }),
+        `Document with id "${MISSING}", locale "null" not found`,
+      );
       expectValidationError(await api.put('libraries', l, { name: 'changed', books: [MISSING] }));
       expectValidationError(await api.put('players', player, { team: MISSING }));
       expectValidationError(await api.put('teams', team, { players: [player, MISSING] }));
@@ -713,9 +797,14 @@ describe('relations (fixture app with every relation kind)', () => {
     });
 
     it('names every bad relation in details.errors', async () => {
-      const res = await t.request('POST', '/api/people', { data: { name: 'ghost', passport: MISSING, bestFriend: 'nobodyatall0000000000000' } });
+      const res = await t.request('POST', '/api/people', {
+        data: { name: 'ghost', passport: MISSING, bestFriend: 'nobodyatall0000000000000' },
+      });
       expectValidationError(res, '2 errors occurred');
-      expect(res.body.error.details.errors.map((e: { path: string[] }) => e.path)).toEqual([['passport'], ['bestFriend']]);
+      expect(res.body.error.details.errors.map((e: { path: string[] }) => e.path)).toEqual([
+        ['passport'],
+        ['bestFriend'],
+      ]);
     });
 
     it('refuses values of the wrong type, and writes nothing', async () => {
@@ -864,28 +953,47 @@ describe('relations (fixture app with every relation kind)', () => {
       ];
       const shared = await api.read('people', p.documentId, '?populate[sections][populate]=*');
       expect(shared.sections).toEqual(expectedSections);
-      const detailed = await api.read('people', p.documentId, '?populate[sections][on][parts.shelf][populate][0]=books&populate[sections][on][parts.note][populate]=*');
+      const detailed = await api.read(
+        'people',
+        p.documentId,
+        '?populate[sections][on][parts.shelf][populate][0]=books&populate[sections][on][parts.note][populate]=*',
+      );
       expect(detailed.sections).toEqual(expectedSections);
     });
 
     it('applies connect inside a component instance kept by its id to the relations it already holds', async () => {
       const [b1, b2, b3] = await books(3);
-      const p = await api.create('people', { name: uniq('person'), sections: [{ __component: 'parts.shelf', label: 'kept', books: [b1, b2] }] });
+      const p = await api.create('people', {
+        name: uniq('person'),
+        sections: [{ __component: 'parts.shelf', label: 'kept', books: [b1, b2] }],
+      });
       const shelf = (await api.read('people', p.documentId, '?populate[0]=sections')).sections[0];
       await api.update('people', p.documentId, {
         sections: [
-          { __component: 'parts.shelf', id: shelf.id, label: 'kept', books: { connect: [{ documentId: b3, position: { after: b1 } }], disconnect: [b2] } },
+          {
+            __component: 'parts.shelf',
+            id: shelf.id,
+            label: 'kept',
+            books: { connect: [{ documentId: b3, position: { after: b1 } }], disconnect: [b2] },
+          },
           // a new instance has nothing to connect to but what it names
           { __component: 'parts.shelf', label: 'new', books: { connect: [b2] } },
         ],
       });
       const data = await api.stored('people', p.documentId);
-      expect(data.sections.map((s: Doc) => [s.id === shelf.id, s.books])).toEqual([[true, [b1, b3]], [false, [b2]]]);
+      expect(data.sections.map((s: Doc) => [s.id === shelf.id, s.books])).toEqual([
+        [true, [b1, b3]],
+        [false, [b2]],
+      ]);
     });
 
     it('does not populate relations inside components with populate=* (one level)', async () => {
       const [b1] = await books(1);
-      const p = await api.create('people', { name: uniq('person'), card: { label: 'x', book: b1 }, sections: [{ __component: 'parts.shelf', books: [b1] }] });
+      const p = await api.create('people', {
+        name: uniq('person'),
+        card: { label: 'x', book: b1 },
+        sections: [{ __component: 'parts.shelf', books: [b1] }],
+      });
       const read = await api.read('people', p.documentId, '?populate=*');
       expect(read.card).toMatchObject({ label: 'x' });
       expect(read.card).not.toHaveProperty('book');
@@ -904,7 +1012,9 @@ describe('relations (fixture app with every relation kind)', () => {
       const res = await api.put('people', p, { card: { label: 'z', book: MISSING } });
       expectValidationError(res, `Document with id "${MISSING}", locale "null" not found`);
       expect(res.body.error.details.errors[0].path).toEqual(['card', 'book']);
-      const dz = await api.put('people', p, { sections: [{ __component: 'parts.note' }, { __component: 'parts.shelf', books: [b1, MISSING] }] });
+      const dz = await api.put('people', p, {
+        sections: [{ __component: 'parts.note' }, { __component: 'parts.shelf', books: [b1, MISSING] }],
+      });
       expectValidationError(dz, `Document with id "${MISSING}", locale "null" not found`);
       expect(dz.body.error.details.errors[0].path).toEqual(['sections', '1', 'books']);
       expectValidationError(await api.put('people', p, { card: { label: 'z', book: 12 } }));
@@ -923,8 +1033,10 @@ describe('relations (fixture app with every relation kind)', () => {
 
     it('populating relations for 25 documents costs the same statements as for 2', async () => {
       const firstTeam = (await t.request('GET', '/api/teams?pagination[limit]=1')).body.meta.pagination.total as number;
-      const firstPerson = (await t.request('GET', '/api/people?pagination[limit]=1')).body.meta.pagination.total as number;
-      const firstLibrary = (await t.request('GET', '/api/libraries?pagination[limit]=1')).body.meta.pagination.total as number;
+      const firstPerson = (await t.request('GET', '/api/people?pagination[limit]=1')).body.meta.pagination
+        .total as number;
+      const firstLibrary = (await t.request('GET', '/api/libraries?pagination[limit]=1')).body.meta.pagination
+        .total as number;
       const b = await books(3);
       const [x] = await many('passports', 'number', 1);
       for (let i = 0; i < 25; i++) {
@@ -935,14 +1047,21 @@ describe('relations (fixture app with every relation kind)', () => {
           favoriteBooks: [b[i % 3], b[(i + 1) % 3]],
           passport: i === 0 ? x : null,
           card: { label: 'c', book: b[i % 3] },
-          sections: [{ __component: 'parts.shelf', books: [b[2]] }, { __component: 'parts.note', text: 'n' }],
+          sections: [
+            { __component: 'parts.shelf', books: [b[2]] },
+            { __component: 'parts.note', text: 'n' },
+          ],
         });
         await api.create('libraries', { name: uniq('library'), books: [(await books(1))[0]] });
       }
 
       const urls: Array<[string, number, (doc: Doc) => void]> = [
         ['/api/teams?populate=players', firstTeam, (d) => expect(d.players).toHaveLength(2)],
-        ['/api/teams?populate[players][populate][0]=team', firstTeam, (d) => expect(d.players[1].team.documentId).toBe(d.documentId)],
+        [
+          '/api/teams?populate[players][populate][0]=team',
+          firstTeam,
+          (d) => expect(d.players[1].team.documentId).toBe(d.documentId),
+        ],
         ['/api/libraries?populate=books', firstLibrary, (d) => expect(d.books).toHaveLength(1)],
         [
           '/api/people?populate[favoriteBooks]=true&populate[passport]=true&populate[card][populate][0]=book&populate[sections][populate]=*',
@@ -991,21 +1110,33 @@ describe('relations (blog example: article.author, article.tags and their invers
   };
   const articles = async (n: number, data: Doc = {}): Promise<string[]> => {
     const out: string[] = [];
-    for (let i = 0; i < n; i++) out.push((await api.create('articles', { title: uniq('article'), ...data })).documentId);
+    for (let i = 0; i < n; i++)
+      out.push((await api.create('articles', { title: uniq('article'), ...data })).documentId);
     return out;
   };
 
   it('populates author and tags of an article with full documents, private fields stripped', async () => {
     const [a] = await authors(1);
     const [t1, t2] = await tags(2);
-    const article = await api.create('articles', { title: 'Hello', internalNotes: 'secret', author: a, tags: [t2, t1] }, '?populate[0]=author&populate[1]=tags');
+    const article = await api.create(
+      'articles',
+      { title: 'Hello', internalNotes: 'secret', author: a, tags: [t2, t1] },
+      '?populate[0]=author&populate[1]=tags',
+    );
     expect(article.author).toEqual(await api.read('authors', a));
     expect(article.tags).toEqual([await api.read('tags', t2), await api.read('tags', t1)]);
     expect(article).not.toHaveProperty('internalNotes');
     expect(await api.stored('articles', article.documentId)).toMatchObject({ author: a, tags: [t2, t1] });
 
     const star = await api.read('articles', article.documentId, '?populate=*');
-    expect(star).toMatchObject({ author: article.author, tags: article.tags, cover: null, gallery: [], seo: null, blocks: [] });
+    expect(star).toMatchObject({
+      author: article.author,
+      tags: article.tags,
+      cover: null,
+      gallery: [],
+      seo: null,
+      blocks: [],
+    });
     const plainArticle = await api.read('articles', article.documentId);
     expect((await api.read('authors', a, '?populate=articles')).articles).toEqual([plainArticle]);
     expect((await api.read('tags', t1, '?populate=articles')).articles).toEqual([plainArticle]);
@@ -1068,7 +1199,12 @@ describe('relations (blog example: article.author, article.tags and their invers
 
   it('populates a relation inside a dynamic zone component (shared.quote.person)', async () => {
     const [a] = await authors(1);
-    const [x] = await articles(1, { blocks: [{ __component: 'shared.quote', title: 'q', person: a }, { __component: 'shared.rich-text', body: 'b' }] });
+    const [x] = await articles(1, {
+      blocks: [
+        { __component: 'shared.quote', title: 'q', person: a },
+        { __component: 'shared.rich-text', body: 'b' },
+      ],
+    });
     expect((await api.stored('articles', x)).blocks[0].person).toBe(a);
     const read = await api.read('articles', x, '?populate[blocks][on][shared.quote][populate][0]=person');
     expect(read.blocks).toHaveLength(1);

@@ -26,7 +26,10 @@ const order = (select: string, extra: Record<string, unknown> = {}): Record<stri
   table: select.length,
   group,
   user: accounts,
-  where: [{ from: 'a', limit: 1, user: accounts[0] }, { from: 'b', limit: 2 }],
+  where: [
+    { from: 'a', limit: 1, user: accounts[0] },
+    { from: 'b', limit: 2 },
+  ],
   having: [{ __component: 'parts.column', from: 'dz', limit: 3, user: accounts[1] }],
   offset: fileId,
   ...extra,
@@ -38,10 +41,19 @@ beforeAll(async () => {
     config: { plugins: { i18n: { config: { locales: ['en', 'fr'], defaultLocale: 'en' } } } },
   });
   const file = await t.app.documents(FILE_UID).create({
-    data: { name: 'x.png', hash: 'x_png', ext: '.png', mime: 'image/png', size: 1, url: '/uploads/x.png', provider: 'local' },
+    data: {
+      name: 'x.png',
+      hash: 'x_png',
+      ext: '.png',
+      mime: 'image/png',
+      size: 1,
+      url: '/uploads/x.png',
+      provider: 'local',
+    },
   });
   fileId = file.id as number;
-  for (const name of ['u1', 'u2']) accounts.push((await ok('POST', '/api/accounts', { data: { table: name, desc: 1 } }, 201)).data.documentId);
+  for (const name of ['u1', 'u2'])
+    accounts.push((await ok('POST', '/api/accounts', { data: { table: name, desc: 1 } }, 201)).data.documentId);
   group = (await ok('POST', '/api/groups', { data: { select: 'g' } }, 201)).data.documentId;
 });
 
@@ -54,7 +66,13 @@ describe('reserved words as table and attribute names', () => {
     const created = (await ok('POST', '/api/orders?status=published', { data: order('first') }, 201)).data;
     await ok('POST', '/api/orders', { data: order('second', { table: 7 }) }, 201);
     const one = (await ok('GET', `/api/orders/${created.documentId}?populate=*`)).data;
-    expect(one).toMatchObject({ select: 'first', desc: 'about first', table: 5, group: { select: 'g' }, offset: { id: fileId } });
+    expect(one).toMatchObject({
+      select: 'first',
+      desc: 'about first',
+      table: 5,
+      group: { select: 'g' },
+      offset: { id: fileId },
+    });
     expect(one.user.map((u: { table: string }) => u.table)).toEqual(['u1', 'u2']);
     expect(one.where.map((w: { from: string }) => w.from)).toEqual(['a', 'b']);
     expect(one.having).toHaveLength(1);
@@ -63,15 +81,22 @@ describe('reserved words as table and attribute names', () => {
     expect(list.meta.pagination.total).toBe(2);
     const fields = (await ok('GET', '/api/orders?fields[0]=select&fields[1]=desc&status=draft&sort=select')).data;
     expect(fields.map((d: Record<string, unknown>) => Object.keys(d).sort())).toEqual([
-      ['desc', 'documentId', 'id', 'select'], ['desc', 'documentId', 'id', 'select'],
+      ['desc', 'documentId', 'id', 'select'],
+      ['desc', 'documentId', 'id', 'select'],
     ]);
   });
 
   it('deep populate, populate filters and sort through both sides of a relation and components', async () => {
-    const groups = await ok('GET', '/api/groups?populate[order][populate][user]=true&populate[order][populate][where][populate]=user');
+    const groups = await ok(
+      'GET',
+      '/api/groups?populate[order][populate][user]=true&populate[order][populate][where][populate]=user',
+    );
     expect(groups.data[0].order[0].user.map((u: { table: string }) => u.table)).toEqual(['u1', 'u2']);
     expect(groups.data[0].order[0].where[0].user.table).toBe('u1');
-    const filtered = await ok('GET', '/api/groups?populate[order][filters][select][$eq]=first&populate[order][sort]=table:desc');
+    const filtered = await ok(
+      'GET',
+      '/api/groups?populate[order][filters][select][$eq]=first&populate[order][sort]=table:desc',
+    );
     expect(filtered.data[0].order.map((o: { select: string }) => o.select)).toEqual(['first']);
     // both are published: a REST create publishes unless asked for a draft
     const counted = await ok('GET', '/api/groups?populate[order][count]=true');
@@ -95,9 +120,11 @@ describe('reserved words as table and attribute names', () => {
 
   it('update, relation inputs, a unique violation, a localization and delete', async () => {
     const [first] = (await ok('GET', '/api/orders?status=draft&filters[select]=first')).data;
-    const updated = (await ok('PUT', `/api/orders/${first.documentId}?populate=user`, {
-      data: { desc: 'changed', user: { disconnect: [accounts[0]] } },
-    })).data;
+    const updated = (
+      await ok('PUT', `/api/orders/${first.documentId}?populate=user`, {
+        data: { desc: 'changed', user: { disconnect: [accounts[0]] } },
+      })
+    ).data;
     expect(updated.desc).toBe('changed');
     expect(updated.user.map((u: { table: string }) => u.table)).toEqual(['u2']);
     const clash = await t.request('POST', '/api/orders', { data: { select: 'first' } });
@@ -113,7 +140,9 @@ describe('reserved words as table and attribute names', () => {
     await ok('DELETE', `/api/orders/${first.documentId}?locale=fr`, undefined, 204);
     await ok('DELETE', `/api/orders/${first.documentId}`, undefined, 204);
     expect((await t.request('GET', `/api/orders/${first.documentId}`)).status).toBe(404);
-    const { rows } = await t.sql.raw('SELECT count(*)::int AS n FROM "order" WHERE document_id = ?', [first.documentId]);
+    const { rows } = await t.sql.raw('SELECT count(*)::int AS n FROM "order" WHERE document_id = ?', [
+      first.documentId,
+    ]);
     expect(rows[0].n).toBe(0);
   });
 });

@@ -49,7 +49,11 @@ describe('collection types', () => {
   it('answers 404 NotFoundError for a missing document on GET, PUT and DELETE', async () => {
     const notFound = { data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } };
     for (const method of ['GET', 'PUT', 'DELETE']) {
-      const res = await t.request(method, '/api/tags/doesnotexist0000000000000', method === 'PUT' ? { data: { name: 'x' } } : undefined);
+      const res = await t.request(
+        method,
+        '/api/tags/doesnotexist0000000000000',
+        method === 'PUT' ? { data: { name: 'x' } } : undefined,
+      );
       expect(res.status).toBe(404);
       expect(res.body).toEqual(notFound);
     }
@@ -59,7 +63,11 @@ describe('collection types', () => {
     for (let i = 0; i < 7; i++) await t.request('POST', '/api/authors', { data: { name: `Page author ${i}` } });
     const page = await t.request('GET', '/api/authors?pagination[page]=2&pagination[pageSize]=3');
     expect(page.body.meta.pagination).toEqual({ page: 2, pageSize: 3, pageCount: 3, total: 7 });
-    expect(page.body.data.map((a: { name: string }) => a.name)).toEqual(['Page author 3', 'Page author 4', 'Page author 5']);
+    expect(page.body.data.map((a: { name: string }) => a.name)).toEqual([
+      'Page author 3',
+      'Page author 4',
+      'Page author 5',
+    ]);
     const offset = await t.request('GET', '/api/authors?pagination[start]=5&pagination[limit]=10');
     expect(offset.body.meta.pagination).toEqual({ start: 5, limit: 10, total: 7 });
     expect(offset.body.data).toHaveLength(2);
@@ -67,7 +75,10 @@ describe('collection types', () => {
     expect(clamped.body.meta.pagination.pageSize).toBe(100);
     const mixed = await t.request('GET', '/api/authors?pagination[page]=1&pagination[limit]=2');
     expect(mixed.status).toBe(400);
-    expect(mixed.body.error).toMatchObject({ name: 'PaginationError', message: 'Cannot use both page & offset pagination in the same query' });
+    expect(mixed.body.error).toMatchObject({
+      name: 'PaginationError',
+      message: 'Cannot use both page & offset pagination in the same query',
+    });
     const bad = await t.request('GET', '/api/authors?pagination[page]=x');
     expect(bad.status).toBe(400);
   });
@@ -92,18 +103,34 @@ describe('collection types', () => {
       expect(res.body.meta.pagination, query).toMatchObject(meta);
       expect(names(res), query).toEqual(expected);
     }
-    const noCount = await t.request('GET', '/api/authors?pagination[page]=0&pagination[pageSize]=1&pagination[withCount]=false');
+    const noCount = await t.request(
+      'GET',
+      '/api/authors?pagination[page]=0&pagination[pageSize]=1&pagination[withCount]=false',
+    );
     expect(noCount.body.meta.pagination).toEqual({ page: 1, pageSize: 1 });
   });
 
   it('populates relations with populate=* and populate[0]=field, one level', async () => {
-    const author = (await t.request('POST', '/api/authors', { data: { name: 'Pop', address: { city: 'Lyon' } } })).body.data;
+    const author = (await t.request('POST', '/api/authors', { data: { name: 'Pop', address: { city: 'Lyon' } } })).body
+      .data;
     const tag = (await t.request('POST', '/api/tags', { data: { name: 'pop-tag' } })).body.data;
-    const article = (await t.request('POST', '/api/articles', { data: { title: 'Pop', author: author.documentId, tags: [tag.documentId] } })).body.data;
+    const article = (
+      await t.request('POST', '/api/articles', {
+        data: { title: 'Pop', author: author.documentId, tags: [tag.documentId] },
+      })
+    ).body.data;
     const plain = await t.request('GET', `/api/articles/${article.documentId}`);
-    for (const key of ['author', 'tags', 'cover', 'gallery', 'seo', 'blocks']) expect(plain.body.data).not.toHaveProperty(key);
+    for (const key of ['author', 'tags', 'cover', 'gallery', 'seo', 'blocks'])
+      expect(plain.body.data).not.toHaveProperty(key);
     const star = await t.request('GET', `/api/articles/${article.documentId}?populate=*`);
-    expect(star.body.data).toMatchObject({ author: { documentId: author.documentId, name: 'Pop' }, tags: [{ documentId: tag.documentId }], cover: null, gallery: [], seo: null, blocks: [] });
+    expect(star.body.data).toMatchObject({
+      author: { documentId: author.documentId, name: 'Pop' },
+      tags: [{ documentId: tag.documentId }],
+      cover: null,
+      gallery: [],
+      seo: null,
+      blocks: [],
+    });
     // one level: the author's own relations and components are not included
     expect(star.body.data.author).not.toHaveProperty('address');
     const one = await t.request('GET', `/api/articles/${article.documentId}?populate[0]=author`);
@@ -113,25 +140,58 @@ describe('collection types', () => {
     expect(inverse.body.data.articles.map((a: { documentId: string }) => a.documentId)).toEqual([article.documentId]);
     const bad = await t.request('GET', '/api/articles?populate[0]=title');
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key title', details: { key: 'title', source: 'query', param: 'populate' } });
+    expect(bad.body.error).toMatchObject({
+      name: 'ValidationError',
+      message: 'Invalid key title',
+      details: { key: 'title', source: 'query', param: 'populate' },
+    });
   });
 
   it('stores media attributes as file ids and populates them with the media shape', async () => {
     const file = await t.app.documents('plugin::upload.file').create({
-      data: { name: 'a.png', hash: 'a_123', ext: '.png', mime: 'image/png', size: 1.5, url: '/uploads/a_123.png', provider: 'local', width: 10, height: 20, folderPath: '/' },
+      data: {
+        name: 'a.png',
+        hash: 'a_123',
+        ext: '.png',
+        mime: 'image/png',
+        size: 1.5,
+        url: '/uploads/a_123.png',
+        provider: 'local',
+        width: 10,
+        height: 20,
+        folderPath: '/',
+      },
     });
-    const article = await t.request('POST', '/api/articles', { data: { title: 'Media', cover: file.id, gallery: [file.id, String(file.id)] } });
+    const article = await t.request('POST', '/api/articles', {
+      data: { title: 'Media', cover: file.id, gallery: [file.id, String(file.id)] },
+    });
     expect(article.status).toBe(201);
     const row = await t.sql('articles').first('data').where('document_id', article.body.data.documentId);
     expect(row.data.cover).toBe(file.id);
     expect(row.data.gallery).toEqual([file.id]);
-    const read = await t.request('GET', `/api/articles/${article.body.data.documentId}?populate[0]=cover&populate[1]=gallery`);
-    expect(read.body.data.cover).toMatchObject({ id: file.id, documentId: file.documentId, name: 'a.png', mime: 'image/png', url: '/uploads/a_123.png', width: 10, height: 20, alternativeText: null, formats: null });
+    const read = await t.request(
+      'GET',
+      `/api/articles/${article.body.data.documentId}?populate[0]=cover&populate[1]=gallery`,
+    );
+    expect(read.body.data.cover).toMatchObject({
+      id: file.id,
+      documentId: file.documentId,
+      name: 'a.png',
+      mime: 'image/png',
+      url: '/uploads/a_123.png',
+      width: 10,
+      height: 20,
+      alternativeText: null,
+      formats: null,
+    });
     expect(read.body.data.cover).not.toHaveProperty('folderPath'); // private on the file type
     expect(read.body.data.gallery).toHaveLength(1);
     const missing = await t.request('POST', '/api/articles', { data: { title: 'Media', cover: 999999 } });
     expect(missing.status).toBe(400);
-    expect(missing.body.error.details.errors[0]).toMatchObject({ path: ['cover'], message: 'File with id "999999" not found' });
+    expect(missing.body.error.details.errors[0]).toMatchObject({
+      path: ['cover'],
+      message: 'File with id "999999" not found',
+    });
   });
 });
 
@@ -141,11 +201,17 @@ describe('single types', () => {
     expect(before.status).toBe(404);
     expect(before.body.error.name).toBe('NotFoundError');
 
-    const created = await t.request('PUT', '/api/global', { data: { siteName: 'Vellum', defaultSeo: { metaTitle: 'Home' } } });
+    const created = await t.request('PUT', '/api/global', {
+      data: { siteName: 'Vellum', defaultSeo: { metaTitle: 'Home' } },
+    });
     expect(created.status).toBe(200);
     expect(created.body.data).toMatchObject({ siteName: 'Vellum', siteDescription: null });
     const updated = await t.request('PUT', '/api/global', { data: { siteDescription: 'fast' } });
-    expect(updated.body.data).toMatchObject({ documentId: created.body.data.documentId, siteName: 'Vellum', siteDescription: 'fast' });
+    expect(updated.body.data).toMatchObject({
+      documentId: created.body.data.documentId,
+      siteName: 'Vellum',
+      siteDescription: 'fast',
+    });
     expect(await count('globals')).toBe(1);
 
     const read = await t.request('GET', '/api/global?populate=*');
@@ -182,14 +248,23 @@ describe('request errors', () => {
     for (const body of [{}, { dat: { name: 'x' } }, { data: 'x' }, { data: [] }, { data: null }]) {
       const res = await t.request('POST', '/api/tags', body);
       expect(res.status).toBe(400);
-      expect(res.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Missing "data" payload in the request body', details: {} });
+      expect(res.body.error).toEqual({
+        status: 400,
+        name: 'ValidationError',
+        message: 'Missing "data" payload in the request body',
+        details: {},
+      });
     }
   });
 
   it('names a body key that is not an attribute', async () => {
     const res = await t.request('POST', '/api/tags', { data: { name: 'ok', colour: 'red' } });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ name: 'ValidationError', message: 'Invalid key colour', details: { key: 'colour', source: 'body' } });
+    expect(res.body.error).toMatchObject({
+      name: 'ValidationError',
+      message: 'Invalid key colour',
+      details: { key: 'colour', source: 'body' },
+    });
     for (const key of ['id', 'documentId', 'createdAt']) {
       const r = await t.request('POST', '/api/tags', { data: { name: 'ok2', [key]: 1 } });
       expect(r.body.error.message).toBe(`Invalid key ${key}`);
@@ -208,7 +283,10 @@ describe('request errors', () => {
   it('answers unknown paths with a 404 envelope and sends a request id', async () => {
     const res = await t.request('GET', '/api/nothing-here', undefined, { 'x-request-id': 'trace-123' });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} } });
+    expect(res.body).toEqual({
+      data: null,
+      error: { status: 404, name: 'NotFoundError', message: 'Not Found', details: {} },
+    });
     expect(res.headers.get('x-request-id')).toBe('trace-123');
     expect((await t.request('GET', '/api/tags')).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -223,9 +301,14 @@ describe('request errors', () => {
 describe('storage', () => {
   it('keeps a typical document inline and uncompressed, and indexes the read scope', async () => {
     const body = 'x'.repeat(4000);
-    const created = await t.request('POST', '/api/articles', { data: { title: 'inline', slug: 'inline-storage', summary: body } });
+    const created = await t.request('POST', '/api/articles', {
+      data: { title: 'inline', slug: 'inline-storage', summary: body },
+    });
     expect(created.status, created.text).toBe(201);
-    const { rows } = await t.sql.raw(`SELECT pg_column_compression(data) AS c, pg_column_size(data) AS size FROM articles WHERE document_id = ?`, [created.body.data.documentId]);
+    const { rows } = await t.sql.raw(
+      `SELECT pg_column_compression(data) AS c, pg_column_size(data) AS size FROM articles WHERE document_id = ?`,
+      [created.body.data.documentId],
+    );
     expect(rows.length).toBeGreaterThan(0);
     // a 4 kB document is neither compressed nor moved out of the row (PostgreSQL's default would do both)
     for (const r of rows) {

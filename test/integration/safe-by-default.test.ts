@@ -16,7 +16,9 @@ const NOTE = 'api::note.note';
 const WRITER = 'api::writer.writer';
 
 const writer = {
-  kind: 'collectionType', collectionName: 'writers', info: { singularName: 'writer', pluralName: 'writers' },
+  kind: 'collectionType',
+  collectionName: 'writers',
+  info: { singularName: 'writer', pluralName: 'writers' },
   options: { draftAndPublish: false },
   attributes: {
     name: { type: 'string' },
@@ -26,7 +28,9 @@ const writer = {
   },
 };
 const note = {
-  kind: 'collectionType', collectionName: 'notes', info: { singularName: 'note', pluralName: 'notes' },
+  kind: 'collectionType',
+  collectionName: 'notes',
+  info: { singularName: 'note', pluralName: 'notes' },
   options: { draftAndPublish: false },
   attributes: {
     title: { type: 'string' },
@@ -66,8 +70,12 @@ async function makeUser(t: TestApp, username: string, extra: Record<string, unkn
   const role = await t.app.plugin(usersPermissionsPlugin).roles.byType('authenticated');
   return t.app.documents(USER_UID).create({
     data: {
-      username, email: `${username}@example.com`, password: 'secret-password', confirmed: true,
-      role: role!.documentId, ...extra,
+      username,
+      email: `${username}@example.com`,
+      password: 'secret-password',
+      confirmed: true,
+      role: role!.documentId,
+      ...extra,
     },
   });
 }
@@ -168,7 +176,10 @@ describe('every request is authenticated, whatever route it hits', () => {
   beforeAll(async () => {
     t = await startApp({ appDir: await fixture() });
     const user = await makeUser(t, 'reader');
-    jwt = await t.app.plugin(usersPermissionsPlugin).jwt().issue({ id: Number(user.id) });
+    jwt = await t.app
+      .plugin(usersPermissionsPlugin)
+      .jwt()
+      .issue({ id: Number(user.id) });
   });
   afterAll(() => t?.close());
 
@@ -220,7 +231,12 @@ describe('lists are bounded by maxLimit', () => {
     for (let i = 1; i <= 5; i++) {
       await t.app.documents(FILE_UID).create({
         data: {
-          name: `f${i}.txt`, hash: `f_${i}`, ext: '.txt', mime: 'text/plain', size: 1, url: `/uploads/f_${i}.txt`,
+          name: `f${i}.txt`,
+          hash: `f_${i}`,
+          ext: '.txt',
+          mime: 'text/plain',
+          size: 1,
+          url: `/uploads/f_${i}.txt`,
           provider: 'local',
         },
       });

@@ -57,17 +57,36 @@ beforeAll(async () => {
   }
   const posts: Array<[string, Record<string, unknown>]> = [
     // no "en" in any of its strings: only its locale holds it
-    ['zzqq', {
-      slug: 'zzqq', views: 91357, rating: 4.25, price: 3.5, meta: { k: 'zebra' },
-      body: [{ type: 'paragraph', children: [{ type: 'text', text: 'paragraph' }] }],
-    }],
-    ['Postgres tuning', {
-      summary: 'Indexes and VACUUM', views: 10, contactEmail: 'ops@example.com', category: 'tutorial',
-    }],
+    [
+      'zzqq',
+      {
+        slug: 'zzqq',
+        views: 91357,
+        rating: 4.25,
+        price: 3.5,
+        meta: { k: 'zebra' },
+        body: [{ type: 'paragraph', children: [{ type: 'text', text: 'paragraph' }] }],
+      },
+    ],
+    [
+      'Postgres tuning',
+      {
+        summary: 'Indexes and VACUUM',
+        views: 10,
+        contactEmail: 'ops@example.com',
+        category: 'tutorial',
+      },
+    ],
     ['Node streams', { summary: 'Backpressure in POSTGRES drivers', views: 20, category: 'news' }],
-    ['Opinion piece', {
-      summary: 'nothing to see', views: 30, category: 'opinion', internalNotes: 'postgres is hidden here',
-    }],
+    [
+      'Opinion piece',
+      {
+        summary: 'nothing to see',
+        views: 30,
+        category: 'opinion',
+        internalNotes: 'postgres is hidden here',
+      },
+    ],
   ];
   for (const [title, data] of posts) {
     const res = await blog.request('POST', '/api/articles', { data: { title, ...data } });
@@ -82,8 +101,13 @@ beforeAll(async () => {
 
   const rows = [
     {
-      name: 'qq', note: '**Bold** richy', code: 'uid-kappa', secret: 'pssst', hidden: 'unseen',
-      count: '987654321', score: 2.5,
+      name: 'qq',
+      note: '**Bold** richy',
+      code: 'uid-kappa',
+      secret: 'pssst',
+      hidden: 'unseen',
+      count: '987654321',
+      score: 2.5,
     },
     { name: 'Talk', kind: 'talk', mail: 'speaker@conf.io', meta: { about: 'zebra' }, startsAt: '2024-05-06T07:08:09Z' },
   ];
@@ -129,7 +153,10 @@ describe('what _q matches', () => {
     // documentIds without digits, so only an id can hold one
     const tags = await blog.sql('tags').select('id', 'data').orderBy('id');
     for (const [i, tag] of tags.entries()) {
-      await blog.sql('tags').where('id', tag.id).update({ document_id: `tag${'abcdef'[i]}`.padEnd(24, 'x') });
+      await blog
+        .sql('tags')
+        .where('id', tag.id)
+        .update({ document_id: `tag${'abcdef'[i]}`.padEnd(24, 'x') });
     }
     // the third tag of a fresh database: id 3, which no other tag's id or name holds
     const node = tags.find((tag) => tag.data.name === 'node')!;
@@ -165,7 +192,7 @@ describe('what _q matches', () => {
 });
 
 describe('_q with the rest of the query', () => {
-  it('in the read\'s locale and status only', async () => {
+  it("in the read's locale and status only", async () => {
     const published = await names(blog, '/api/articles?_q=postgres', 'title');
     expect(published.sort()).toEqual(['Node streams', 'Postgres tuning']);
     const drafts = await names(blog, '/api/articles?_q=postgres&status=draft&sort=title', 'title');
@@ -227,7 +254,12 @@ describe('without pg_trgm', () => {
     await setup.raw(`CREATE FUNCTION similarity(text, text) RETURNS real LANGUAGE sql AS 'SELECT 0::real'`);
     await setup.destroy();
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const appDir = await writeApp({ contentTypes: { event } });
     const logger = pino({ level: 'warn' }, sink);
     const app = await createVellumApp({ appDir, env: {}, databaseUrl: database.url, logger });

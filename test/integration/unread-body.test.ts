@@ -25,7 +25,11 @@ function multipartBody(bytes = SIX_MB): Buffer {
   ]);
 }
 
-interface RawAnswer { status: number; headers: Record<string, string>; body: any }
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
 
 /**
  * A client as one over a real network: the body goes out in 256 kB pieces a few ms apart, and the
@@ -44,14 +48,18 @@ function slowRequest(path: string, headers: Record<string, string>, body: Buffer
       const text = Buffer.concat(received).toString();
       const [head, ...rest] = text.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const fields = Object.fromEntries(lines.map((l) => {
-        const colon = l.indexOf(':');
-        return [l.slice(0, colon).toLowerCase(), l.slice(colon + 1).trim()];
-      }));
+      const fields = Object.fromEntries(
+        lines.map((l) => {
+          const colon = l.indexOf(':');
+          return [l.slice(0, colon).toLowerCase(), l.slice(colon + 1).trim()];
+        }),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers: fields, body: JSON.parse(rest.join('\r\n\r\n')) });
     });
     const all = { host: `${hostname}:${port}`, 'content-length': String(body.length), connection: 'close', ...headers };
-    const head = Object.entries(all).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const head = Object.entries(all)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('');
     socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
     let offset = 0;
     const step = (): void => {
@@ -122,7 +130,7 @@ describe('an answer sent before the body is read reaches a client still sending'
     expect(Number((await t.sql('files').count({ n: '*' }).first())!.n)).toBe(0);
   });
 
-  it('a 6 MB form to a route that reads no multipart gets that route\'s 400', async () => {
+  it("a 6 MB form to a route that reads no multipart gets that route's 400", async () => {
     const res = await slowRequest('/api/tags', multipartHeaders(`Bearer ${t.token}`), multipartBody());
     expect(res.status).toBe(400);
     expect(res.body.error.name).toBe('ValidationError');

@@ -24,8 +24,8 @@ function photo(width: number, height: number): Buffer {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 3;
-      raw[i] = (x * 255 / width) | 0;
-      raw[i + 1] = (y * 255 / height) | 0;
+      raw[i] = ((x * 255) / width) | 0;
+      raw[i + 1] = ((y * 255) / height) | 0;
       raw[i + 2] = ((x + y) * 7 + ((x * 31 + y * 17) % 23)) % 256;
     }
   }
@@ -49,8 +49,13 @@ async function makeImages(): Promise<void> {
   // stored 800×600, shown 600×800: EXIF orientation 6
   const rotated = rawImage(photo(800, 600), 800, 600).jpeg({ quality: 90 }).withMetadata({ orientation: 6 });
   add('rotated.jpg', 'image/jpeg', await rotated.toBuffer());
-  add('tiny.png', 'image/png', await sharp({ create: { width: 64, height: 48, channels: 3, background: 'green' } })
-    .png({ compressionLevel: 9, palette: true, colours: 2 }).toBuffer());
+  add(
+    'tiny.png',
+    'image/png',
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: 'green' } })
+      .png({ compressionLevel: 9, palette: true, colours: 2 })
+      .toBuffer(),
+  );
   add('anim.gif', 'image/gif', await rawImage(photo(600, 400), 600, 400).gif().toBuffer());
   add('pic.webp', 'image/webp', await rawImage(photo(800, 500), 800, 500).webp({ quality: 95 }).toBuffer());
 }
@@ -82,9 +87,16 @@ async function expectStrapi(t: TestApp, appDir: string, expected: Record<string,
     expect([name, got]).toEqual([name, formats]);
     for (const [key, f] of made) {
       expect(f).toEqual({
-        name: `${key}_${name}`, hash: `${key}_${file.hash}`, ext, mime: images[name].type, path: null,
+        name: `${key}_${name}`,
+        hash: `${key}_${file.hash}`,
+        ext,
+        mime: images[name].type,
+        path: null,
         url: `/uploads/${key}_${file.hash}${ext}`,
-        width: f.width, height: f.height, size: kilobytes(f.sizeInBytes), sizeInBytes: f.sizeInBytes,
+        width: f.width,
+        height: f.height,
+        size: kilobytes(f.sizeInBytes),
+        sizeInBytes: f.sizeInBytes,
       });
       expect((await stat(path.join(appDir, 'public', f.url))).size).toBe(f.sizeInBytes);
     }
@@ -115,24 +127,50 @@ describe('default settings (sizeOptimization and responsiveDimensions on, autoOr
     await t?.close();
   });
 
-  it('stores the original re-encoded at quality 80, and formats made from it, with Strapi\'s sizes', async () => {
+  it("stores the original re-encoded at quality 80, and formats made from it, with Strapi's sizes", async () => {
     await expectStrapi(t, appDir, {
-      'photo.jpg': [141.84, 1200, 800, {
-        thumbnail: [7636, 234, 156], large: [101743, 1000, 667],
-        medium: [62845, 750, 500], small: [33608, 500, 333],
-      }],
-      'noise.png': [12.25, 1200, 800, {
-        thumbnail: [54157, 234, 156], large: [762547, 1000, 667],
-        medium: [543497, 750, 500], small: [268965, 500, 333],
-      }],
-      'photo.png': [154.57, 900, 600, {
-        thumbnail: [100513, 234, 156], medium: [997297, 750, 500],
-        small: [446295, 500, 333],
-      }],
-      'pic.webp': [49.2, 800, 500, {
-        thumbnail: [6882, 245, 153], medium: [37628, 750, 469],
-        small: [20356, 500, 312],
-      }],
+      'photo.jpg': [
+        141.84,
+        1200,
+        800,
+        {
+          thumbnail: [7636, 234, 156],
+          large: [101743, 1000, 667],
+          medium: [62845, 750, 500],
+          small: [33608, 500, 333],
+        },
+      ],
+      'noise.png': [
+        12.25,
+        1200,
+        800,
+        {
+          thumbnail: [54157, 234, 156],
+          large: [762547, 1000, 667],
+          medium: [543497, 750, 500],
+          small: [268965, 500, 333],
+        },
+      ],
+      'photo.png': [
+        154.57,
+        900,
+        600,
+        {
+          thumbnail: [100513, 234, 156],
+          medium: [997297, 750, 500],
+          small: [446295, 500, 333],
+        },
+      ],
+      'pic.webp': [
+        49.2,
+        800,
+        500,
+        {
+          thumbnail: [6882, 245, 153],
+          medium: [37628, 750, 469],
+          small: [20356, 500, 312],
+        },
+      ],
     });
   });
 
@@ -149,10 +187,16 @@ describe('default settings (sizeOptimization and responsiveDimensions on, autoOr
 
   it('ignores EXIF orientation: dimensions as stored, formats not rotated', async () => {
     await expectStrapi(t, appDir, {
-      'rotated.jpg': [75.93, 800, 600, {
-        thumbnail: [7457, 208, 156], medium: [66702, 750, 563],
-        small: [32135, 500, 375],
-      }],
+      'rotated.jpg': [
+        75.93,
+        800,
+        600,
+        {
+          thumbnail: [7457, 208, 156],
+          medium: [66702, 750, 563],
+          small: [32135, 500, 375],
+        },
+      ],
     });
   });
 
@@ -162,7 +206,10 @@ describe('default settings (sizeOptimization and responsiveDimensions on, autoOr
       ['Été à Paris', /^Ete_a_Paris_[0-9a-f]{10}$/],
     ];
     for (const [name, hash] of cases) {
-      const { status, body: [file] } = await uploadTo(t, 'photo.jpg', { name });
+      const {
+        status,
+        body: [file],
+      } = await uploadTo(t, 'photo.jpg', { name });
       expect(status).toBe(201);
       expect(file.name).toBe(name);
       expect(file.hash).toMatch(hash);
@@ -173,7 +220,10 @@ describe('default settings (sizeOptimization and responsiveDimensions on, autoOr
   });
 
   it('refuses a broken image (400 "File is not a valid image"), storing nothing', async () => {
-    for (const [name, type] of [['broken.jpg', 'image/jpeg'], ['broken.png', 'image/png']]) {
+    for (const [name, type] of [
+      ['broken.jpg', 'image/jpeg'],
+      ['broken.png', 'image/png'],
+    ]) {
       const whole = images[name.replace('broken', 'photo')].data;
       images[name] = { type, data: whole.subarray(0, name.endsWith('jpg') ? 20_000 : 3000) };
       const before = Number((await t.sql('files').count({ n: '*' }).first())!.n);
@@ -185,62 +235,116 @@ describe('default settings (sizeOptimization and responsiveDimensions on, autoOr
   });
 });
 
-describe('other settings, as Strapi\'s Media Library settings', () => {
+describe("other settings, as Strapi's Media Library settings", () => {
   it('autoOrientation: the original is rotated as its EXIF says, and its formats are made from it', async () => {
-    await withSettings({ autoOrientation: true }, (t, dir) => expectStrapi(t, dir, {
-      'rotated.jpg': [74.75, 600, 800, {
-        thumbnail: [4288, 117, 156], medium: [65116, 563, 750],
-        small: [32567, 375, 500],
-      }],
-      'photo.jpg': [141.84, 1200, 800, {
-        thumbnail: [7636, 234, 156], large: [101743, 1000, 667],
-        medium: [62845, 750, 500], small: [33608, 500, 333],
-      }],
-    }));
+    await withSettings({ autoOrientation: true }, (t, dir) =>
+      expectStrapi(t, dir, {
+        'rotated.jpg': [
+          74.75,
+          600,
+          800,
+          {
+            thumbnail: [4288, 117, 156],
+            medium: [65116, 563, 750],
+            small: [32567, 375, 500],
+          },
+        ],
+        'photo.jpg': [
+          141.84,
+          1200,
+          800,
+          {
+            thumbnail: [7636, 234, 156],
+            large: [101743, 1000, 667],
+            medium: [62845, 750, 500],
+            small: [33608, 500, 333],
+          },
+        ],
+      }),
+    );
   });
 
   it('sizeOptimization off: the original is stored as sent', async () => {
-    await withSettings({ sizeOptimization: false }, (t, dir) => expectStrapi(t, dir, {
-      'photo.jpg': [352.24, 1200, 800, {
-        thumbnail: [7713, 234, 156], large: [99896, 1000, 667],
-        medium: [63378, 750, 500], small: [34332, 500, 333],
-      }],
-      'rotated.jpg': [118.58, 800, 600, {
-        thumbnail: [7518, 208, 156], medium: [62734, 750, 563],
-        small: [32318, 500, 375],
-      }],
-      'tiny.png': [0.11, 64, 48, {}],
-      'pic.webp': [94.4, 800, 500, {
-        thumbnail: [6978, 245, 153], medium: [39532, 750, 469],
-        small: [21132, 500, 312],
-      }],
-    }));
+    await withSettings({ sizeOptimization: false }, (t, dir) =>
+      expectStrapi(t, dir, {
+        'photo.jpg': [
+          352.24,
+          1200,
+          800,
+          {
+            thumbnail: [7713, 234, 156],
+            large: [99896, 1000, 667],
+            medium: [63378, 750, 500],
+            small: [34332, 500, 333],
+          },
+        ],
+        'rotated.jpg': [
+          118.58,
+          800,
+          600,
+          {
+            thumbnail: [7518, 208, 156],
+            medium: [62734, 750, 563],
+            small: [32318, 500, 375],
+          },
+        ],
+        'tiny.png': [0.11, 64, 48, {}],
+        'pic.webp': [
+          94.4,
+          800,
+          500,
+          {
+            thumbnail: [6978, 245, 153],
+            medium: [39532, 750, 469],
+            small: [21132, 500, 312],
+          },
+        ],
+      }),
+    );
   });
 
   it('autoOrientation without sizeOptimization: rotated and re-encoded at quality 100', async () => {
-    await withSettings({ sizeOptimization: false, autoOrientation: true }, (t, dir) => expectStrapi(t, dir, {
-      'photo.jpg': [598.56, 1200, 800, {
-        thumbnail: [7590, 234, 156], large: [97429, 1000, 667],
-        medium: [61905, 750, 500], small: [33582, 500, 333],
-      }],
-      'rotated.jpg': [278.93, 600, 800, {
-        thumbnail: [4279, 117, 156], medium: [61114, 563, 750],
-        small: [31930, 375, 500],
-      }],
-    }));
+    await withSettings({ sizeOptimization: false, autoOrientation: true }, (t, dir) =>
+      expectStrapi(t, dir, {
+        'photo.jpg': [
+          598.56,
+          1200,
+          800,
+          {
+            thumbnail: [7590, 234, 156],
+            large: [97429, 1000, 667],
+            medium: [61905, 750, 500],
+            small: [33582, 500, 333],
+          },
+        ],
+        'rotated.jpg': [
+          278.93,
+          600,
+          800,
+          {
+            thumbnail: [4279, 117, 156],
+            medium: [61114, 563, 750],
+            small: [31930, 375, 500],
+          },
+        ],
+      }),
+    );
   });
 
   it('responsiveDimensions off: the thumbnail only', async () => {
-    await withSettings({ responsiveDimensions: false }, (t, dir) => expectStrapi(t, dir, {
-      'photo.jpg': [141.84, 1200, 800, { thumbnail: [7636, 234, 156] }],
-      'photo.png': [154.57, 900, 600, { thumbnail: [100513, 234, 156] }],
-      'rotated.jpg': [75.93, 800, 600, { thumbnail: [7457, 208, 156] }],
-    }));
+    await withSettings({ responsiveDimensions: false }, (t, dir) =>
+      expectStrapi(t, dir, {
+        'photo.jpg': [141.84, 1200, 800, { thumbnail: [7636, 234, 156] }],
+        'photo.png': [154.57, 900, 600, { thumbnail: [100513, 234, 156] }],
+        'rotated.jpg': [75.93, 800, 600, { thumbnail: [7457, 208, 156] }],
+      }),
+    );
   });
 
   it('refuses a setting that is not a boolean, naming it', async () => {
     const config = { plugins: { upload: { config: { autoOrientation: 'yes' } } } };
-    await expect(startApp({ appDir: await copyApp(BLOG), config }))
-      .rejects.toThrow('upload.config.autoOrientation: expected boolean, got "yes"');
+    await expect(startApp({ appDir: await copyApp(BLOG), config })).rejects.toThrow(
+      'upload.config.autoOrientation: expected boolean, got "yes"',
+    );
   });
 });

@@ -22,11 +22,19 @@ async function upload(parts: Part[], query = '', token = t.token): Promise<{ sta
     if (p.length === 2) fd.append(p[0], p[1]);
     else fd.append(p[0], new Blob([new Uint8Array(p[1])], { type: p[2] }), p[3]);
   }
-  const res = await fetch(`${t.url}/api/upload${query}`, { method: 'POST', body: fd, headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${t.url}/api/upload${query}`, {
+    method: 'POST',
+    body: fd,
+    headers: { authorization: `Bearer ${token}` },
+  });
   return { status: res.status, body: await res.json() };
 }
 /** `ref`, `refId` and `field` naming an article's media attribute */
-const linkTo = (refId: string | number, field = 'gallery'): Part[] => [['ref', 'api::article.article'], ['refId', String(refId)], ['field', field]];
+const linkTo = (refId: string | number, field = 'gallery'): Part[] => [
+  ['ref', 'api::article.article'],
+  ['refId', String(refId)],
+  ['field', field],
+];
 /** the file ids of an article's media attribute, as REST reads it (the published version unless the query says) */
 async function mediaIds(documentId: string, field = 'gallery', query = ''): Promise<number[]> {
   const res = await t.request('GET', `/api/articles/${documentId}?populate[0]=${field}${query}`);
@@ -42,22 +50,37 @@ beforeAll(async () => {
   // noise, so formats have a realistic size (a flat color compresses to nothing)
   const raw = Buffer.alloc(1200 * 800 * 3);
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 7919) % 251;
-  big = await sharp(raw, { raw: { width: 1200, height: 800, channels: 3 } }).png().toBuffer();
-  small = await sharp({ create: { width: 64, height: 48, channels: 3, background: 'green' } }).jpeg().toBuffer();
+  big = await sharp(raw, { raw: { width: 1200, height: 800, channels: 3 } })
+    .png()
+    .toBuffer();
+  small = await sharp({ create: { width: 64, height: 48, channels: 3, background: 'green' } })
+    .jpeg()
+    .toBuffer();
 });
 afterAll(async () => {
   await t?.close();
 });
 
 describe('POST /api/upload', () => {
-  it('stores an image with Strapi\'s media fields and formats made only when the original is larger', async () => {
-    const { status, body } = await upload([['files', big, 'image/png', 'big.png'], ['fileInfo', JSON.stringify({ alternativeText: 'alt', caption: 'cap' })]]);
+  it("stores an image with Strapi's media fields and formats made only when the original is larger", async () => {
+    const { status, body } = await upload([
+      ['files', big, 'image/png', 'big.png'],
+      ['fileInfo', JSON.stringify({ alternativeText: 'alt', caption: 'cap' })],
+    ]);
     expect(status).toBe(201);
     expect(Array.isArray(body)).toBe(true);
     const file = body[0];
     expect(file).toMatchObject({
-      name: 'big.png', alternativeText: 'alt', caption: 'cap', width: 1200, height: 800, ext: '.png', mime: 'image/png',
-      previewUrl: null, provider: 'local', provider_metadata: null,
+      name: 'big.png',
+      alternativeText: 'alt',
+      caption: 'cap',
+      width: 1200,
+      height: 800,
+      ext: '.png',
+      mime: 'image/png',
+      previewUrl: null,
+      provider: 'local',
+      provider_metadata: null,
     });
     expect(file.hash).toMatch(/^big_[0-9a-f]{10}$/);
     expect(file.url).toBe(`/uploads/${file.hash}.png`);
@@ -71,7 +94,16 @@ describe('POST /api/upload', () => {
     expect(Object.keys(file.formats).sort()).toEqual(Object.keys(expected).sort());
     for (const [key, [w, h]] of Object.entries(expected)) {
       const f = file.formats[key];
-      expect(f).toMatchObject({ name: `${key}_big.png`, hash: `${key}_${file.hash}`, ext: '.png', mime: 'image/png', path: null, width: w, height: h, url: `/uploads/${key}_${file.hash}.png` });
+      expect(f).toMatchObject({
+        name: `${key}_big.png`,
+        hash: `${key}_${file.hash}`,
+        ext: '.png',
+        mime: 'image/png',
+        path: null,
+        width: w,
+        height: h,
+        url: `/uploads/${key}_${file.hash}.png`,
+      });
       const bytes = (await stat(path.join(uploadsDir(), `${key}_${file.hash}.png`))).size;
       expect(f.sizeInBytes).toBe(bytes);
       expect(f.size).toBe(Math.round((bytes / 1000) * 100) / 100);
@@ -87,10 +119,27 @@ describe('POST /api/upload', () => {
   });
 
   it('makes no formats for an image smaller than every box, and none for other files', async () => {
-    const { body } = await upload([['files', small, 'image/jpeg', 'small.jpg'], ['files', Buffer.from('hello'), 'text/plain', 'notes.txt']]);
+    const { body } = await upload([
+      ['files', small, 'image/jpeg', 'small.jpg'],
+      ['files', Buffer.from('hello'), 'text/plain', 'notes.txt'],
+    ]);
     expect(body).toHaveLength(2);
-    expect(body[0]).toMatchObject({ name: 'small.jpg', width: 64, height: 48, formats: null, mime: 'image/jpeg', ext: '.jpg' });
-    expect(body[1]).toMatchObject({ name: 'notes.txt', width: null, height: null, formats: null, mime: 'text/plain', size: 0.01 });
+    expect(body[0]).toMatchObject({
+      name: 'small.jpg',
+      width: 64,
+      height: 48,
+      formats: null,
+      mime: 'image/jpeg',
+      ext: '.jpg',
+    });
+    expect(body[1]).toMatchObject({
+      name: 'notes.txt',
+      width: null,
+      height: null,
+      formats: null,
+      mime: 'text/plain',
+      size: 0.01,
+    });
     const text = await fetch(t.url + body[1].url);
     expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(await text.text()).toBe('hello');
@@ -98,11 +147,19 @@ describe('POST /api/upload', () => {
 
   it('applies fileInfo per file, as a repeated field or one array', async () => {
     const repeated = await upload([
-      ['files', small, 'image/jpeg', 'a.jpg'], ['files', small, 'image/jpeg', 'b.jpg'],
-      ['fileInfo', JSON.stringify({ name: 'first.jpg' })], ['fileInfo', JSON.stringify({ caption: 'second' })],
+      ['files', small, 'image/jpeg', 'a.jpg'],
+      ['files', small, 'image/jpeg', 'b.jpg'],
+      ['fileInfo', JSON.stringify({ name: 'first.jpg' })],
+      ['fileInfo', JSON.stringify({ caption: 'second' })],
     ]);
-    expect(repeated.body.map((f: any) => [f.name, f.caption])).toEqual([['first.jpg', null], ['b.jpg', 'second']]);
-    const array = await upload([['files', small, 'image/jpeg', 'c.jpg'], ['fileInfo', JSON.stringify([{ alternativeText: 'c alt' }])]]);
+    expect(repeated.body.map((f: any) => [f.name, f.caption])).toEqual([
+      ['first.jpg', null],
+      ['b.jpg', 'second'],
+    ]);
+    const array = await upload([
+      ['files', small, 'image/jpeg', 'c.jpg'],
+      ['fileInfo', JSON.stringify([{ alternativeText: 'c alt' }])],
+    ]);
     expect(array.body[0].alternativeText).toBe('c alt');
   });
 
@@ -113,9 +170,15 @@ describe('POST /api/upload', () => {
     expect(none.body.error).toMatchObject({ name: 'ValidationError', message: 'Files are empty' });
     const json = await t.request('POST', '/api/upload', { files: [] });
     expect(json.status).toBe(400);
-    const badInfo = await upload([['files', small, 'image/jpeg', 'x.jpg'], ['fileInfo', '{not json']]);
+    const badInfo = await upload([
+      ['files', small, 'image/jpeg', 'x.jpg'],
+      ['fileInfo', '{not json'],
+    ]);
     expect(badInfo.status).toBe(400);
-    const wrongInfo = await upload([['files', small, 'image/jpeg', 'x.jpg'], ['fileInfo', JSON.stringify({ caption: 5 })]]);
+    const wrongInfo = await upload([
+      ['files', small, 'image/jpeg', 'x.jpg'],
+      ['fileInfo', JSON.stringify({ caption: 5 })],
+    ]);
     expect(wrongInfo.status).toBe(400);
     const huge = await upload([['files', Buffer.alloc(3 * 1024 * 1024, 1), 'application/octet-stream', 'huge.bin']]);
     expect(huge.status).toBe(413);
@@ -136,7 +199,14 @@ describe('linking uploads to a document', () => {
     const g2 = await upload([['files', PDF, 'application/pdf', 'g2.pdf'], ...linkTo(published.id)]);
     expect(g2.status).toBe(201);
     const read = await t.request('GET', `/api/articles/${article.documentId}?populate[0]=cover&populate[1]=gallery`);
-    expect(read.body.data.cover).toMatchObject({ id: cover.body[0].id, name: 'cover.jpg', url: cover.body[0].url, mime: 'image/jpeg', width: 64, height: 48 });
+    expect(read.body.data.cover).toMatchObject({
+      id: cover.body[0].id,
+      name: 'cover.jpg',
+      url: cover.body[0].url,
+      mime: 'image/jpeg',
+      width: 64,
+      height: 48,
+    });
     expect(read.body.data.gallery.map((f: any) => f.id)).toEqual([g1.body[0].id, g2.body[0].id]);
     // a published version is a copy of its draft: linking it links the draft, then publishes it again
     expect(await mediaIds(article.documentId, 'gallery', '&status=draft')).toEqual([g1.body[0].id, g2.body[0].id]);
@@ -144,7 +214,9 @@ describe('linking uploads to a document', () => {
 
   it('links the version a Strapi 5 user names: a draft row leaves the published version alone, a draft stays a draft', async () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'Two versions' } })).body.data;
-    const draftRow = (await t.sql('articles').where({ document_id: article.documentId }).whereNull('published_at').first('id')).id;
+    const draftRow = (
+      await t.sql('articles').where({ document_id: article.documentId }).whereNull('published_at').first('id')
+    ).id;
     const toDraft = await upload([['files', small, 'image/jpeg', 'draft-only.jpg'], ...linkTo(draftRow)]);
     expect(toDraft.status).toBe(201);
     expect(await mediaIds(article.documentId, 'gallery', '&status=draft')).toEqual([toDraft.body[0].id]);
@@ -155,20 +227,30 @@ describe('linking uploads to a document', () => {
     expect(linked.status).toBe(201);
     expect(await mediaIds(draft.documentId, 'gallery', '&status=draft')).toEqual([linked.body[0].id]);
     expect((await t.request('GET', `/api/articles/${draft.documentId}`)).status).toBe(404);
-    expect(await t.sql('articles').where({ document_id: draft.documentId }).whereNotNull('published_at')).toHaveLength(0);
+    expect(await t.sql('articles').where({ document_id: draft.documentId }).whereNotNull('published_at')).toHaveLength(
+      0,
+    );
   });
 
   it('links in the locale asked for (?locale=), never creating a localization, and keeps shared media in step', async () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'English' } })).body.data;
     const before = [await fileRows(), await onDisk()];
-    const missing = await upload([['files', small, 'image/jpeg', 'fr.jpg'], ...linkTo(article.documentId)], '?locale=fr');
+    const missing = await upload(
+      [['files', small, 'image/jpeg', 'fr.jpg'], ...linkTo(article.documentId)],
+      '?locale=fr',
+    );
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toMatch(/not found/);
-    const unknown = await upload([['files', small, 'image/jpeg', 'xx.jpg'], ...linkTo(article.documentId)], '?locale=xx');
+    const unknown = await upload(
+      [['files', small, 'image/jpeg', 'xx.jpg'], ...linkTo(article.documentId)],
+      '?locale=xx',
+    );
     expect(unknown.status).toBe(400);
     expect([await fileRows(), await onDisk()]).toEqual(before);
     expect(await t.sql('articles').where({ document_id: article.documentId, locale: 'fr' })).toHaveLength(0);
-    expect((await t.request('PUT', `/api/articles/${article.documentId}?locale=fr`, { data: { title: 'Français' } })).status).toBe(200);
+    expect(
+      (await t.request('PUT', `/api/articles/${article.documentId}?locale=fr`, { data: { title: 'Français' } })).status,
+    ).toBe(200);
     const fr = await upload([['files', small, 'image/jpeg', 'fr.jpg'], ...linkTo(article.documentId)], '?locale=fr');
     expect(fr.status).toBe(201);
     // gallery is not localized: every locale shows it, drafts and published versions alike
@@ -181,11 +263,45 @@ describe('linking uploads to a document', () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'Strict media' } })).body.data;
     const before = [await fileRows(), await onDisk()];
     const cases: Array<[Part[], RegExp]> = [
-      [[['ref', 'api::article.article'], ['refId', article.documentId], ['field', 'cover']], /cover does not accept files of type text\/plain \(allowed: images\)/],
-      [[['ref', 'api::nothing.nothing'], ['refId', article.documentId], ['field', 'cover']], /Invalid ref/],
-      [[['ref', 'api::article.article'], ['refId', article.documentId], ['field', 'title']], /Invalid field/],
-      [[['ref', 'api::article.article'], ['refId', 'nosuchdocument00000000000'], ['field', 'cover']], /not found/],
-      [[['ref', 'api::article.article'], ['field', 'cover']], /go together/],
+      [
+        [
+          ['ref', 'api::article.article'],
+          ['refId', article.documentId],
+          ['field', 'cover'],
+        ],
+        /cover does not accept files of type text\/plain \(allowed: images\)/,
+      ],
+      [
+        [
+          ['ref', 'api::nothing.nothing'],
+          ['refId', article.documentId],
+          ['field', 'cover'],
+        ],
+        /Invalid ref/,
+      ],
+      [
+        [
+          ['ref', 'api::article.article'],
+          ['refId', article.documentId],
+          ['field', 'title'],
+        ],
+        /Invalid field/,
+      ],
+      [
+        [
+          ['ref', 'api::article.article'],
+          ['refId', 'nosuchdocument00000000000'],
+          ['field', 'cover'],
+        ],
+        /not found/,
+      ],
+      [
+        [
+          ['ref', 'api::article.article'],
+          ['field', 'cover'],
+        ],
+        /go together/,
+      ],
     ];
     for (const [link, message] of cases) {
       const res = await upload([['files', Buffer.from('text'), 'text/plain', 'n.txt'], ...link]);
@@ -193,14 +309,21 @@ describe('linking uploads to a document', () => {
       expect(res.body.error.message).toMatch(message);
     }
     expect([await fileRows(), await onDisk()]).toEqual(before);
-    expect((await t.sql('articles').where('document_id', article.documentId).select('data')).every((r) => r.data.cover === null || r.data.cover === undefined)).toBe(true);
+    expect(
+      (await t.sql('articles').where('document_id', article.documentId).select('data')).every(
+        (r) => r.data.cover === null || r.data.cover === undefined,
+      ),
+    ).toBe(true);
   });
 
   it('checks allowedTypes when content sets media ids too', async () => {
     const text = (await upload([['files', Buffer.from('x'), 'text/plain', 'x.txt']])).body[0];
     const res = await t.request('POST', '/api/articles', { data: { title: 'x', cover: text.id } });
     expect(res.status).toBe(400);
-    expect(res.body.error.details.errors[0]).toMatchObject({ path: ['cover'], message: 'cover does not accept files of type text/plain (allowed: images)' });
+    expect(res.body.error.details.errors[0]).toMatchObject({
+      path: ['cover'],
+      message: 'cover does not accept files of type text/plain (allowed: images)',
+    });
     expect((await t.request('POST', '/api/articles', { data: { title: 'x', gallery: [text.id] } })).status).toBe(201); // gallery allows files
   });
 });
@@ -212,27 +335,51 @@ describe('linking is an update of the target', () => {
   it('needs the update permission on the target: upload alone is a 403 that stores nothing', async () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'Guarded' } })).body.data;
     const uploadOnly = await tokenFor('upload only', ['plugin::upload.content-api.upload']);
-    const put = await t.request('PUT', `/api/articles/${article.documentId}`, { data: { title: 'Changed' } }, { authorization: `Bearer ${uploadOnly}` });
+    const put = await t.request(
+      'PUT',
+      `/api/articles/${article.documentId}`,
+      { data: { title: 'Changed' } },
+      { authorization: `Bearer ${uploadOnly}` },
+    );
     expect(put.status).toBe(403);
-    const rows = () => t.sql('articles').where('document_id', article.documentId).orderBy('id').select('id', 'data', 'updated_at');
+    const rows = () =>
+      t.sql('articles').where('document_id', article.documentId).orderBy('id').select('id', 'data', 'updated_at');
     const before = [await fileRows(), await onDisk(), await rows()];
     for (const field of ['gallery', 'cover']) {
-      const refused = await upload([['files', small, 'image/jpeg', 'sneaky.jpg'], ...linkTo(article.documentId, field)], '', uploadOnly);
+      const refused = await upload(
+        [['files', small, 'image/jpeg', 'sneaky.jpg'], ...linkTo(article.documentId, field)],
+        '',
+        uploadOnly,
+      );
       expect(refused.status).toBe(403);
-      expect(refused.body).toEqual({ data: null, error: { status: 403, name: 'ForbiddenError', message: expect.any(String), details: {} } });
+      expect(refused.body).toEqual({
+        data: null,
+        error: { status: 403, name: 'ForbiddenError', message: expect.any(String), details: {} },
+      });
     }
     expect([await fileRows(), await onDisk(), await rows()]).toEqual(before);
     // the upload permission still uploads to the media library
     expect((await upload([['files', small, 'image/jpeg', 'library.jpg']], '', uploadOnly)).status).toBe(201);
-    const editor = await tokenFor('upload and update articles', ['plugin::upload.content-api.upload', 'api::article.article.update']);
-    const linked = await upload([['files', small, 'image/jpeg', 'allowed.jpg'], ...linkTo(article.documentId)], '', editor);
+    const editor = await tokenFor('upload and update articles', [
+      'plugin::upload.content-api.upload',
+      'api::article.article.update',
+    ]);
+    const linked = await upload(
+      [['files', small, 'image/jpeg', 'allowed.jpg'], ...linkTo(article.documentId)],
+      '',
+      editor,
+    );
     expect(linked.status).toBe(201);
     expect(await mediaIds(article.documentId)).toEqual([linked.body[0].id]);
   });
 
   it('keeps every one of 8 parallel uploads to one gallery', async () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'Busy gallery' } })).body.data;
-    const sent = await Promise.all(Array.from({ length: 8 }, (_, i) => upload([['files', small, 'image/jpeg', `parallel-${i}.jpg`], ...linkTo(article.documentId)])));
+    const sent = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        upload([['files', small, 'image/jpeg', `parallel-${i}.jpg`], ...linkTo(article.documentId)]),
+      ),
+    );
     expect(sent.map((r) => r.status)).toEqual(Array(8).fill(201));
     const ids = sent.map((r) => r.body[0].id as number).sort((a, b) => a - b);
     expect((await mediaIds(article.documentId)).sort((a, b) => a - b)).toEqual(ids);
@@ -252,11 +399,18 @@ describe('linking is an update of the target', () => {
 
 describe('what an upload is: its bytes decide', () => {
   const HTML = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
-  const SVG = Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+  const SVG = Buffer.from(
+    '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+  );
 
   it('refuses HTML declared as an image (or a PDF, or a video), storing nothing', async () => {
     const before = [await fileRows(), await onDisk()];
-    for (const [mime, name] of [['image/png', 'evil.png'], ['image/png', 'evil.html'], ['application/pdf', 'evil.pdf'], ['video/mp4', 'evil.mp4']]) {
+    for (const [mime, name] of [
+      ['image/png', 'evil.png'],
+      ['image/png', 'evil.html'],
+      ['application/pdf', 'evil.pdf'],
+      ['video/mp4', 'evil.mp4'],
+    ]) {
       const res = await upload([['files', HTML, mime, name]]);
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ name: 'ValidationError', message: expect.stringContaining(mime) });
@@ -267,25 +421,41 @@ describe('what an upload is: its bytes decide', () => {
     expect([await fileRows(), await onDisk()]).toEqual(before);
   });
 
-  it('stores and serves a file as the type its bytes have, with that type\'s extension', async () => {
-    const [png, jpeg] = (await upload([['files', big, 'application/octet-stream', 'picture.txt'], ['files', small, 'image/png', 'photo.png']])).body;
+  it("stores and serves a file as the type its bytes have, with that type's extension", async () => {
+    const [png, jpeg] = (
+      await upload([
+        ['files', big, 'application/octet-stream', 'picture.txt'],
+        ['files', small, 'image/png', 'photo.png'],
+      ])
+    ).body;
     expect(png).toMatchObject({ mime: 'image/png', ext: '.png', width: 1200, height: 800 });
     expect(png.url).toMatch(/\.png$/);
     expect(Object.keys(png.formats).length).toBeGreaterThan(0);
     expect(jpeg).toMatchObject({ mime: 'image/jpeg', ext: '.jpg', width: 64 });
     expect((await fetch(t.url + jpeg.url)).headers.get('content-type')).toBe('image/jpeg');
-    const [pdf, unknown] = (await upload([['files', PDF, 'application/pdf', 'report'], ['files', Buffer.from([0, 1, 2, 3]), 'application/x-custom', 'data.exe']])).body;
+    const [pdf, unknown] = (
+      await upload([
+        ['files', PDF, 'application/pdf', 'report'],
+        ['files', Buffer.from([0, 1, 2, 3]), 'application/x-custom', 'data.exe'],
+      ])
+    ).body;
     expect(pdf).toMatchObject({ mime: 'application/pdf', ext: '.pdf' });
     expect(unknown).toMatchObject({ mime: 'application/octet-stream', ext: '.bin' });
   });
 
   it('checks allowedTypes against the type the bytes have, not the declared one', async () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'Typed media' } })).body.data;
-    const png = await upload([['files', small, 'application/octet-stream', 'cover.bin'], ...linkTo(article.documentId, 'cover')]);
+    const png = await upload([
+      ['files', small, 'application/octet-stream', 'cover.bin'],
+      ...linkTo(article.documentId, 'cover'),
+    ]);
     expect(png.status).toBe(201);
     expect(png.body[0].mime).toBe('image/jpeg');
     const before = [await fileRows(), await onDisk()];
-    const pdf = await upload([['files', PDF, 'application/octet-stream', 'cover.jpg'], ...linkTo(article.documentId, 'cover')]);
+    const pdf = await upload([
+      ['files', PDF, 'application/octet-stream', 'cover.jpg'],
+      ...linkTo(article.documentId, 'cover'),
+    ]);
     expect(pdf.status).toBe(400);
     expect(pdf.body.error.message).toBe('cover does not accept files of type application/pdf (allowed: images)');
     expect([await fileRows(), await onDisk()]).toEqual(before);
@@ -293,10 +463,14 @@ describe('what an upload is: its bytes decide', () => {
   });
 
   it('serves what a browser would run (SVG, HTML, XML) as an attachment, under a sandboxing CSP and nosniff', async () => {
-    const [svg, html, xml, text] = (await upload([
-      ['files', SVG, 'image/svg+xml', 'logo.svg'], ['files', HTML, 'text/html', 'page.html'],
-      ['files', Buffer.from('<?xml version="1.0"?><a/>'), 'application/xml', 'feed.xml'], ['files', Buffer.from('plain words'), 'text/plain', 'notes.txt'],
-    ])).body;
+    const [svg, html, xml, text] = (
+      await upload([
+        ['files', SVG, 'image/svg+xml', 'logo.svg'],
+        ['files', HTML, 'text/html', 'page.html'],
+        ['files', Buffer.from('<?xml version="1.0"?><a/>'), 'application/xml', 'feed.xml'],
+        ['files', Buffer.from('plain words'), 'text/plain', 'notes.txt'],
+      ])
+    ).body;
     expect(svg).toMatchObject({ mime: 'image/svg+xml', ext: '.svg' });
     expect(html).toMatchObject({ mime: 'text/html', ext: '.html' });
     for (const file of [svg, html, xml]) {
@@ -327,7 +501,10 @@ describe('what an upload is: its bytes decide', () => {
     for (const name of ['a\u0000.png', 'a.png\u0000.html', `a.${'x'.repeat(300)}`]) {
       const res = await upload([['files', small, 'image/jpeg', name]]);
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ name: 'ValidationError', message: expect.stringMatching(/^A file name must not/) });
+      expect(res.body.error).toMatchObject({
+        name: 'ValidationError',
+        message: expect.stringMatching(/^A file name must not/),
+      });
     }
     expect([await fileRows(), await onDisk()]).toEqual(before);
     expect((await t.request('GET', '/_health')).status).toBe(200);
@@ -337,21 +514,47 @@ describe('what an upload is: its bytes decide', () => {
 describe('updating, replacing, reading and deleting files', () => {
   it('?id= with fileInfo only updates the information', async () => {
     const file = (await upload([['files', small, 'image/jpeg', 'info.jpg']])).body[0];
-    const res = await upload([['fileInfo', JSON.stringify({ caption: 'new caption', name: 'renamed.jpg' })]], `?id=${file.id}`);
+    const res = await upload(
+      [['fileInfo', JSON.stringify({ caption: 'new caption', name: 'renamed.jpg' })]],
+      `?id=${file.id}`,
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: file.id, name: 'renamed.jpg', caption: 'new caption', url: file.url });
   });
 
   it('?id= with one file replaces the bytes, keeping the id; the old bytes and formats are removed', async () => {
-    const file = (await upload([['files', big, 'image/png', 'old.png'], ['fileInfo', JSON.stringify({ alternativeText: 'kept' })]])).body[0];
+    const file = (
+      await upload([
+        ['files', big, 'image/png', 'old.png'],
+        ['fileInfo', JSON.stringify({ alternativeText: 'kept' })],
+      ])
+    ).body[0];
     const oldPieces = [file.hash, ...Object.values(file.formats).map((f: any) => f.hash)];
     const res = await upload([['files', small, 'image/jpeg', 'new.jpg']], `?id=${file.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: file.id, documentId: file.documentId, name: 'new.jpg', mime: 'image/jpeg', width: 64, formats: null, alternativeText: 'kept' });
+    expect(res.body).toMatchObject({
+      id: file.id,
+      documentId: file.documentId,
+      name: 'new.jpg',
+      mime: 'image/jpeg',
+      width: 64,
+      formats: null,
+      alternativeText: 'kept',
+    });
     const disk = await onDisk();
     for (const hash of oldPieces) expect(disk.some((f) => f.startsWith(`${hash}.`))).toBe(false);
     expect(disk).toContain(`${res.body.hash}.jpg`);
-    expect((await upload([['files', small, 'image/jpeg', 'a.jpg'], ['files', small, 'image/jpeg', 'b.jpg']], `?id=${file.id}`)).status).toBe(400);
+    expect(
+      (
+        await upload(
+          [
+            ['files', small, 'image/jpeg', 'a.jpg'],
+            ['files', small, 'image/jpeg', 'b.jpg'],
+          ],
+          `?id=${file.id}`,
+        )
+      ).status,
+    ).toBe(400);
     expect((await upload([['files', small, 'image/jpeg', 'a.jpg']], '?id=99999999')).status).toBe(404);
     expect((await upload([['files', small, 'image/jpeg', 'a.jpg']], '?id=abc')).status).toBe(400);
   });
@@ -372,7 +575,10 @@ describe('updating, replacing, reading and deleting files', () => {
   it('filters, sorts and paginates the file list', async () => {
     const a = (await upload([['files', small, 'image/jpeg', 'filter-a.jpg']])).body[0];
     const b = (await upload([['files', Buffer.from('b'), 'text/plain', 'filter-b.txt']])).body[0];
-    const byMime = await t.request('GET', '/api/upload/files?filters[mime][$eq]=text/plain&filters[name][$startsWith]=filter-');
+    const byMime = await t.request(
+      'GET',
+      '/api/upload/files?filters[mime][$eq]=text/plain&filters[name][$startsWith]=filter-',
+    );
     expect(byMime.body.map((f: any) => f.id)).toEqual([b.id]);
     const sorted = await t.request('GET', '/api/upload/files?filters[name][$startsWith]=filter-&sort=id:desc');
     expect(sorted.body.map((f: any) => f.id)).toEqual([b.id, a.id]);
@@ -385,12 +591,17 @@ describe('updating, replacing, reading and deleting files', () => {
   it('deletes a file: 200 with the file, its bytes and formats gone, and gone from documents that used it', async () => {
     const file = (await upload([['files', big, 'image/png', 'doomed.png']])).body[0];
     const keep = (await upload([['files', small, 'image/jpeg', 'keep.jpg']])).body[0];
-    const article = (await t.request('POST', '/api/articles', { data: { title: 'Uses it', cover: file.id, gallery: [file.id, keep.id] } })).body.data;
+    const article = (
+      await t.request('POST', '/api/articles', {
+        data: { title: 'Uses it', cover: file.id, gallery: [file.id, keep.id] },
+      })
+    ).body.data;
     const res = await t.request('DELETE', `/api/upload/files/${file.id}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: file.id, name: 'doomed.png' });
     const disk = await onDisk();
-    for (const hash of [file.hash, ...Object.values(file.formats).map((f: any) => f.hash)]) expect(disk.some((f) => f.startsWith(`${hash}.`))).toBe(false);
+    for (const hash of [file.hash, ...Object.values(file.formats).map((f: any) => f.hash)])
+      expect(disk.some((f) => f.startsWith(`${hash}.`))).toBe(false);
     expect((await fetch(t.url + file.url)).status).toBe(404);
     const read = await t.request('GET', `/api/articles/${article.documentId}?populate[0]=cover&populate[1]=gallery`);
     expect(read.body.data.cover).toBeNull();
@@ -406,8 +617,16 @@ describe('updating, replacing, reading and deleting files', () => {
   it('deleting a file through the document service also takes it out of the media fields that held it', async () => {
     const file = (await upload([['files', small, 'image/jpeg', 'service-doomed.jpg']])).body[0];
     const keep = (await upload([['files', small, 'image/jpeg', 'service-keep.jpg']])).body[0];
-    const article = (await t.request('POST', '/api/articles', { data: { title: 'Uses it too', cover: file.id, gallery: [keep.id, file.id] } })).body.data;
-    const other = (await t.request('POST', '/api/articles', { data: { title: 'Uses the other', cover: keep.id, gallery: [keep.id] } })).body.data;
+    const article = (
+      await t.request('POST', '/api/articles', {
+        data: { title: 'Uses it too', cover: file.id, gallery: [keep.id, file.id] },
+      })
+    ).body.data;
+    const other = (
+      await t.request('POST', '/api/articles', {
+        data: { title: 'Uses the other', cover: keep.id, gallery: [keep.id] },
+      })
+    ).body.data;
     expect(await t.app.documents('plugin::upload.file').delete({ documentId: file.documentId })).not.toBeNull();
     const stored = await t.sql('articles').where('document_id', article.documentId).select('data');
     expect(stored.length).toBeGreaterThan(0);
@@ -445,10 +664,21 @@ describe('updating, replacing, reading and deleting files', () => {
 
 describe('media in content', () => {
   it('populates media inside components and dynamic zones with the media shape', async () => {
-    const image = (await upload([['files', big, 'image/png', 'share.png'], ['fileInfo', JSON.stringify({ alternativeText: 'share' })]])).body[0];
-    const article = (await t.request('POST', '/api/articles', {
-      data: { title: 'Media everywhere', seo: { metaTitle: 'm', shareImage: image.id }, blocks: [{ __component: 'shared.slider', files: [image.id] }] },
-    })).body.data;
+    const image = (
+      await upload([
+        ['files', big, 'image/png', 'share.png'],
+        ['fileInfo', JSON.stringify({ alternativeText: 'share' })],
+      ])
+    ).body[0];
+    const article = (
+      await t.request('POST', '/api/articles', {
+        data: {
+          title: 'Media everywhere',
+          seo: { metaTitle: 'm', shareImage: image.id },
+          blocks: [{ __component: 'shared.slider', files: [image.id] }],
+        },
+      })
+    ).body.data;
     const q = 'populate[seo][populate][0]=shareImage&populate[blocks][on][shared.slider][populate][0]=files';
     const read = await t.request('GET', `/api/articles/${article.documentId}?${q}`);
     const { isUrlSigned: _, ...shape } = image;
@@ -463,7 +693,9 @@ describe('providers', () => {
     const provider = path.join(dir, 'memory-provider.mjs');
     const { writeFile } = await import('node:fs/promises');
     // a provider in Strapi's shape: init(options) → { upload(file), delete(file) }; it records what it is asked
-    await writeFile(provider, `
+    await writeFile(
+      provider,
+      `
 export default {
   init(options) {
     globalThis.__memoryProvider = { options, uploads: [], deletes: [] };
@@ -477,25 +709,41 @@ export default {
     };
   },
 };
-`);
+`,
+    );
     const s = await startApp({
       appDir: dir,
-      config: { plugins: { upload: { config: {
-        provider, providerOptions: { baseUrl: 'https://cdn.example', bucket: 'b1' },
-        breakpoints: { poster: 1100, tiny: 100 },
-        // the provider gets the bytes as sent
-        sizeOptimization: false,
-      } } } },
+      config: {
+        plugins: {
+          upload: {
+            config: {
+              provider,
+              providerOptions: { baseUrl: 'https://cdn.example', bucket: 'b1' },
+              breakpoints: { poster: 1100, tiny: 100 },
+              // the provider gets the bytes as sent
+              sizeOptimization: false,
+            },
+          },
+        },
+      },
     });
     const seen = () => (globalThis as any).__memoryProvider;
     try {
       const fd = new FormData();
       fd.append('files', new Blob([new Uint8Array(big)], { type: 'image/png' }), 'remote.png');
-      const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: fd, headers: { authorization: `Bearer ${s.token}` } });
+      const res = await fetch(`${s.url}/api/upload`, {
+        method: 'POST',
+        body: fd,
+        headers: { authorization: `Bearer ${s.token}` },
+      });
       const [file] = await res.json();
       expect(res.status).toBe(201);
       expect(seen().options).toEqual({ baseUrl: 'https://cdn.example', bucket: 'b1' });
-      expect(file).toMatchObject({ provider: provider, url: `https://cdn.example/${file.hash}.png`, provider_metadata: { bucket: 'b1' } });
+      expect(file).toMatchObject({
+        provider: provider,
+        url: `https://cdn.example/${file.hash}.png`,
+        provider_metadata: { bucket: 'b1' },
+      });
       expect(file.formats.thumbnail.url).toBe(`https://cdn.example/thumbnail_${file.hash}.png`);
       expect(seen().uploads).toEqual(expect.arrayContaining([{ hash: file.hash, bytes: big.length }]));
       // configured breakpoints replace the default ones: the original, the thumbnail, poster and tiny
@@ -514,9 +762,15 @@ export default {
   it('refuses to start with a provider that cannot be found, naming it', async () => {
     const { createVellumApp } = await import('../../index.ts');
     const { pino } = await import('pino');
-    const attempt = createVellumApp({ appDir: BLOG, env: {}, logger: pino({ level: 'silent' }), config: { plugins: { upload: { config: { provider: 'no-such-provider' } } } } })
-      .then((app) => app.start().finally(() => app.destroy()));
-    await expect(attempt).rejects.toThrow(/upload provider "no-such-provider" was not found \(tried @strapi\/provider-upload-no-such-provider and no-such-provider\)/);
+    const attempt = createVellumApp({
+      appDir: BLOG,
+      env: {},
+      logger: pino({ level: 'silent' }),
+      config: { plugins: { upload: { config: { provider: 'no-such-provider' } } } },
+    }).then((app) => app.start().finally(() => app.destroy()));
+    await expect(attempt).rejects.toThrow(
+      /upload provider "no-such-provider" was not found \(tried @strapi\/provider-upload-no-such-provider and no-such-provider\)/,
+    );
   });
 });
 
@@ -524,19 +778,28 @@ const SEEDER = path.resolve(BLOG, '../../../shared/reference-strapi/seed.mjs');
 
 describe('the reference seeder', () => {
   // The seeder lives beside the project (../shared) and is not part of it: run it when it is there.
-  it.skipIf(!existsSync(SEEDER))('seeds uploads, authors, tags, articles, drafts and fr localizations without one error', async () => {
-    const { execFile } = await import('node:child_process');
-    const out = await new Promise<string>((resolve, reject) => {
-      execFile(process.execPath, [SEEDER, t.url, '4', '6', '25', '--quiet', '--fr=5', `--token=${t.token}`], { timeout: 120_000 }, (err, stdout, stderr) =>
-        (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)));
-    });
-    expect(out).toMatch(/seeded .*"media":6,"tags":6,"authors":4,"articles":25,"drafts":2,"localizations":5/);
-    const fr = await t.request('GET', '/api/articles?locale=fr&populate=*');
-    expect(fr.body.data.length).toBeGreaterThan(0);
-    expect(fr.body.data.every((a: any) => a.locale === 'fr' && a.views !== null)).toBe(true);
-    const seeded = await readFile(path.join(uploadsDir(), (await onDisk()).find((f) => f.startsWith('seed_image_'))!));
-    expect(seeded.length).toBeGreaterThan(0);
-  });
+  it.skipIf(!existsSync(SEEDER))(
+    'seeds uploads, authors, tags, articles, drafts and fr localizations without one error',
+    async () => {
+      const { execFile } = await import('node:child_process');
+      const out = await new Promise<string>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          [SEEDER, t.url, '4', '6', '25', '--quiet', '--fr=5', `--token=${t.token}`],
+          { timeout: 120_000 },
+          (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
+        );
+      });
+      expect(out).toMatch(/seeded .*"media":6,"tags":6,"authors":4,"articles":25,"drafts":2,"localizations":5/);
+      const fr = await t.request('GET', '/api/articles?locale=fr&populate=*');
+      expect(fr.body.data.length).toBeGreaterThan(0);
+      expect(fr.body.data.every((a: any) => a.locale === 'fr' && a.views !== null)).toBe(true);
+      const seeded = await readFile(
+        path.join(uploadsDir(), (await onDisk()).find((f) => f.startsWith('seed_image_'))!),
+      );
+      expect(seeded.length).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('public folder', () => {
@@ -560,7 +823,11 @@ describe('a configured public folder', () => {
     try {
       const fd = new FormData();
       fd.append('files', new Blob([new Uint8Array(small)], { type: 'image/jpeg' }), 'static.jpg');
-      const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: fd, headers: { authorization: `Bearer ${s.token}` } });
+      const res = await fetch(`${s.url}/api/upload`, {
+        method: 'POST',
+        body: fd,
+        headers: { authorization: `Bearer ${s.token}` },
+      });
       expect(res.status).toBe(201);
       const [file] = await res.json();
       expect(existsSync(path.join(dir, 'static', file.url))).toBe(true);

@@ -15,18 +15,31 @@ const seen: string[] = [];
 
 const anon = { authorization: '' };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
-const UNAUTHORIZED = { data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} } };
+const UNAUTHORIZED = {
+  data: null,
+  error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} },
+};
 const FORBIDDEN = { data: null, error: { status: 403, name: 'ForbiddenError', message: 'Forbidden', details: {} } };
 const ROLES = '/api/users-permissions/roles';
 
-async function req(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse> {
+async function req(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<TestResponse> {
   const res = await t.request(method, path, body, headers);
   seen.push(res.text);
   return res;
 }
 
 interface RoleSummary {
-  id: number; documentId: string; type: string; name: string; nb_users: number; updatedAt: string;
+  id: number;
+  documentId: string;
+  type: string;
+  name: string;
+  nb_users: number;
+  updatedAt: string;
 }
 async function listRoles(): Promise<RoleSummary[]> {
   const res = await req('GET', ROLES);
@@ -42,7 +55,10 @@ async function treeOf(id: number): Promise<PermissionsTree> {
 /** a copy of `tree` with `action` switched on or off */
 function withGrant(tree: PermissionsTree, action: string, enabled: boolean): PermissionsTree {
   const copy = structuredClone(tree);
-  const [type, controller, name] = [action.slice(0, action.indexOf('.')), ...action.slice(action.indexOf('.') + 1).split('.')];
+  const [type, controller, name] = [
+    action.slice(0, action.indexOf('.')),
+    ...action.slice(action.indexOf('.') + 1).split('.'),
+  ];
   copy[type].controllers[controller][name] = { enabled, policy: '' };
   return copy;
 }
@@ -52,11 +68,21 @@ const count = async (table: string): Promise<number> => Number((await t.sql(tabl
 
 let users = 0;
 /** a confirmed user with a role, and a JWT for it (signed by the plugin, as login would) */
-async function makeUser(roleType: string, extra: Record<string, unknown> = {}): Promise<{ id: number; documentId: string; jwt: string }> {
+async function makeUser(
+  roleType: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: number; documentId: string; jwt: string }> {
   const role = await roleOfType(roleType);
   users++;
   const user = await t.app.documents(USER_UID).create({
-    data: { username: `user${users}`, email: `user${users}@example.com`, password: 'secret-password', confirmed: true, role: role.documentId, ...extra },
+    data: {
+      username: `user${users}`,
+      email: `user${users}@example.com`,
+      password: 'secret-password',
+      confirmed: true,
+      role: role.documentId,
+      ...extra,
+    },
   });
   const id = Number(user.id);
   return { id, documentId: String(user.documentId), jwt: await api.jwt().issue({ id }) };
@@ -77,7 +103,9 @@ beforeAll(async () => {
   // a private copy: uploads are written under the app folder
   t = await startApp({ appDir: await copyApp(BLOG) });
   api = t.app.plugin(usersPermissionsPlugin);
-  png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } }).png().toBuffer();
+  png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } })
+    .png()
+    .toBuffer();
 });
 afterAll(async () => {
   await t?.close();
@@ -116,15 +144,31 @@ describe('private by default', () => {
     try {
       const guarded = t.app.server.routes().filter((r) => r.config?.action);
       expect(guarded.length).toBeGreaterThan(30);
-      const before = { tags: await count('tags'), articles: await count('articles'), roles: await count('up_roles'), files: await count('files') };
+      const before = {
+        tags: await count('tags'),
+        articles: await count('articles'),
+        roles: await count('up_roles'),
+        files: await count('files'),
+      };
       for (const route of guarded) {
         const path = route.path.replace(/:documentId/g, 'abcdefghijklmnopqrstuvwx').replace(/:[A-Za-z]+/g, '1');
-        const body = route.method === 'POST' || route.method === 'PUT' ? { data: { name: 'nope', title: 'nope' }, name: 'Nope' } : undefined;
+        const body =
+          route.method === 'POST' || route.method === 'PUT'
+            ? { data: { name: 'nope', title: 'nope' }, name: 'Nope' }
+            : undefined;
         const res = await req(route.method, path, body, anon);
-        expect({ route: `${route.method} ${route.path}`, status: res.status, body: res.body })
-          .toEqual({ route: `${route.method} ${route.path}`, status: 401, body: UNAUTHORIZED });
+        expect({ route: `${route.method} ${route.path}`, status: res.status, body: res.body }).toEqual({
+          route: `${route.method} ${route.path}`,
+          status: 401,
+          body: UNAUTHORIZED,
+        });
       }
-      expect({ tags: await count('tags'), articles: await count('articles'), roles: await count('up_roles'), files: await count('files') }).toEqual(before);
+      expect({
+        tags: await count('tags'),
+        articles: await count('articles'),
+        roles: await count('up_roles'),
+        files: await count('files'),
+      }).toEqual(before);
     } finally {
       await t.app.documents(ROLE_UID).update({ documentId: String(pub.documentId), data: { permissions: saved } });
     }
@@ -139,7 +183,7 @@ describe('private by default', () => {
   });
 });
 
-describe('users\' JWTs', () => {
+describe("users' JWTs", () => {
   it('forbids (403) what the role lacks, and a grant or revocation through PUT /roles/:id applies to the very next request', async () => {
     const user = await makeUser('authenticated');
     const role = await roleOfType('authenticated');
@@ -149,7 +193,9 @@ describe('users\' JWTs', () => {
 
     const tree = await treeOf(role.id);
     expect(tree['api::tag'].controllers.tag.find).toEqual({ enabled: false, policy: '' });
-    const granted = await req('PUT', `${ROLES}/${role.id}`, { permissions: withGrant(tree, 'api::tag.tag.find', true) });
+    const granted = await req('PUT', `${ROLES}/${role.id}`, {
+      permissions: withGrant(tree, 'api::tag.tag.find', true),
+    });
     expect(granted.status).toBe(200);
     expect(granted.body).toEqual({ ok: true });
     expect(await rolePermissions(role.id)).toContain('api::tag.tag.find');
@@ -170,19 +216,31 @@ describe('users\' JWTs', () => {
     const key = new TextEncoder().encode(secret);
     const now = Math.floor(Date.now() / 1000);
     const sign = (exp: number, id = user.id) =>
-      new SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now - 3600).setExpirationTime(exp).sign(key);
+      new SignJWT({ id })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt(now - 3600)
+        .setExpirationTime(exp)
+        .sign(key);
 
     // the same secret with a future expiry is accepted: the expired one fails for its expiry alone
-    expect((await req('GET', '/api/users-permissions/roles', undefined, bearer(await sign(now + 600)))).status).toBe(403);
+    expect((await req('GET', '/api/users-permissions/roles', undefined, bearer(await sign(now + 600)))).status).toBe(
+      403,
+    );
     const expired = await req('GET', '/api/users-permissions/roles', undefined, bearer(await sign(now - 60)));
     expect([expired.status, expired.body]).toEqual([401, UNAUTHORIZED]);
 
     const [header, payload, signature] = user.jwt.split('.');
     const mid = Math.floor(signature.length / 2);
     const flipped = signature.slice(0, mid) + (signature[mid] === 'A' ? 'B' : 'A') + signature.slice(mid + 1);
-    const otherPayload = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), id: user.id + 1 })).toString('base64url');
+    const otherPayload = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), id: user.id + 1 }),
+    ).toString('base64url');
     const noneAlg = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
-    for (const [what, jwt] of [['signature', `${header}.${payload}.${flipped}`], ['payload', `${header}.${otherPayload}.${signature}`], ['alg none', noneAlg]]) {
+    for (const [what, jwt] of [
+      ['signature', `${header}.${payload}.${flipped}`],
+      ['payload', `${header}.${otherPayload}.${signature}`],
+      ['alg none', noneAlg],
+    ]) {
       const res = await req('GET', '/api/articles', undefined, bearer(jwt));
       expect([what, res.status, res.body]).toEqual([what, 401, UNAUTHORIZED]);
     }
@@ -216,7 +274,11 @@ describe('API tokens', () => {
   });
 
   it('lets a custom token use exactly its listed actions', async () => {
-    const { accessKey } = await api.tokens.create({ name: 'tags only', type: 'custom', permissions: ['api::tag.tag.find'] });
+    const { accessKey } = await api.tokens.create({
+      name: 'tags only',
+      type: 'custom',
+      permissions: ['api::tag.tag.find'],
+    });
     expect((await req('GET', '/api/tags', undefined, bearer(accessKey))).status).toBe(200);
     const articles = await req('GET', '/api/articles', undefined, bearer(accessKey));
     expect([articles.status, articles.body]).toEqual([403, FORBIDDEN]);
@@ -235,12 +297,15 @@ describe('API tokens', () => {
     expect([expired.status, expired.body]).toEqual([401, UNAUTHORIZED]);
 
     const revocable = await api.tokens.create({ name: 'revocable', type: 'full-access' });
-    const row = async () => (await t.sql('strapi_api_tokens').where({ document_id: revocable.token.documentId }).first())!;
+    const row = async () =>
+      (await t.sql('strapi_api_tokens').where({ document_id: revocable.token.documentId }).first())!;
     expect((await row()).data.lastUsedAt ?? null).toBeNull();
     expect((await req('GET', '/api/tags', undefined, bearer(revocable.accessKey))).status).toBe(200);
     const lastUsed = Date.parse((await row()).data.lastUsedAt);
     expect(Math.abs(Date.now() - lastUsed)).toBeLessThan(60_000);
-    expect((await api.tokens.list()).find((tk) => tk.documentId === revocable.token.documentId)!.lastUsedAt).toBeTruthy();
+    expect(
+      (await api.tokens.list()).find((tk) => tk.documentId === revocable.token.documentId)!.lastUsedAt,
+    ).toBeTruthy();
     // only the HMAC of the key is stored, never the key
     expect(JSON.stringify((await row()).data)).not.toContain(revocable.accessKey);
 
@@ -258,23 +323,36 @@ describe('populating needs find on the target', () => {
     const author = (await req('POST', '/api/authors', { data: { name: 'Populate author' } })).body.data;
     const tag = (await req('POST', '/api/tags', { data: { name: 'populate-tag' } })).body.data;
     const cover = await uploadImage('cover.png');
-    const article = (await req('POST', '/api/articles', {
-      data: {
-        title: 'Populate me', author: author.documentId, tags: [tag.documentId], cover: cover.id,
-        seo: { metaTitle: 'Seo', shareImage: cover.id },
-        blocks: [
-          { __component: 'shared.quote', title: 'Q', person: author.documentId },
-          { __component: 'shared.media', file: cover.id },
-        ],
-      },
-    })).body.data;
+    const article = (
+      await req('POST', '/api/articles', {
+        data: {
+          title: 'Populate me',
+          author: author.documentId,
+          tags: [tag.documentId],
+          cover: cover.id,
+          seo: { metaTitle: 'Seo', shareImage: cover.id },
+          blocks: [
+            { __component: 'shared.quote', title: 'Q', person: author.documentId },
+            { __component: 'shared.media', file: cover.id },
+          ],
+        },
+      })
+    ).body.data;
     const query = [
-      'populate[author]=true', 'populate[tags]=true', 'populate[cover]=true', 'populate[seo][populate][shareImage]=true',
-      'populate[blocks][on][shared.quote][populate][person]=true', 'populate[blocks][on][shared.media][populate][file]=true',
+      'populate[author]=true',
+      'populate[tags]=true',
+      'populate[cover]=true',
+      'populate[seo][populate][shareImage]=true',
+      'populate[blocks][on][shared.quote][populate][person]=true',
+      'populate[blocks][on][shared.media][populate][file]=true',
     ].join('&');
     const path = `/api/articles/${article.documentId}?${query}`;
 
-    const articlesOnly = await api.tokens.create({ name: 'articles only', type: 'custom', permissions: ['api::article.article.findOne'] });
+    const articlesOnly = await api.tokens.create({
+      name: 'articles only',
+      type: 'custom',
+      permissions: ['api::article.article.findOne'],
+    });
     const narrow = await req('GET', path, undefined, bearer(articlesOnly.accessKey));
     expect(narrow.status).toBe(200);
     for (const key of ['author', 'tags', 'cover']) expect(narrow.body.data).not.toHaveProperty(key);
@@ -285,14 +363,25 @@ describe('populating needs find on the target', () => {
     expect(quote).not.toHaveProperty('person');
     expect(media.__component).toBe('shared.media');
     expect(media).not.toHaveProperty('file');
-    const star = await req('GET', `/api/articles/${article.documentId}?populate=*`, undefined, bearer(articlesOnly.accessKey));
+    const star = await req(
+      'GET',
+      `/api/articles/${article.documentId}?populate=*`,
+      undefined,
+      bearer(articlesOnly.accessKey),
+    );
     expect(star.status).toBe(200);
     for (const key of ['author', 'tags', 'cover', 'gallery']) expect(star.body.data).not.toHaveProperty(key);
     expect(star.body.data.seo.metaTitle).toBe('Seo');
 
     const everything = await api.tokens.create({
-      name: 'articles and targets', type: 'custom',
-      permissions: ['api::article.article.findOne', 'api::author.author.find', 'api::tag.tag.find', 'plugin::upload.content-api.find'],
+      name: 'articles and targets',
+      type: 'custom',
+      permissions: [
+        'api::article.article.findOne',
+        'api::author.author.find',
+        'api::tag.tag.find',
+        'plugin::upload.content-api.find',
+      ],
     });
     const wide = await req('GET', path, undefined, bearer(everything.accessKey));
     expect(wide.status).toBe(200);
@@ -304,8 +393,17 @@ describe('populating needs find on the target', () => {
     expect(wide.body.data.blocks[1].file.id).toBe(cover.id);
 
     // findOne alone on the list route is not enough, and find alone covers the list
-    const listOnly = await api.tokens.create({ name: 'article list', type: 'custom', permissions: ['api::article.article.find', 'api::tag.tag.find'] });
-    const list = await req('GET', `/api/articles?filters[documentId]=${article.documentId}&populate[author]=true&populate[tags]=true&populate[cover]=true`, undefined, bearer(listOnly.accessKey));
+    const listOnly = await api.tokens.create({
+      name: 'article list',
+      type: 'custom',
+      permissions: ['api::article.article.find', 'api::tag.tag.find'],
+    });
+    const list = await req(
+      'GET',
+      `/api/articles?filters[documentId]=${article.documentId}&populate[author]=true&populate[tags]=true&populate[cover]=true`,
+      undefined,
+      bearer(listOnly.accessKey),
+    );
     expect(list.status).toBe(200);
     expect(list.body.data[0]).not.toHaveProperty('author');
     expect(list.body.data[0]).not.toHaveProperty('cover');
@@ -318,7 +416,11 @@ describe('filtering and sorting need find on the target too', () => {
   it('refuses a filter or sort through a relation the caller may not read (400 naming it), and allows it with find', async () => {
     const author = (await req('POST', '/api/authors', { data: { name: 'Hidden Ann' } })).body.data;
     await req('POST', '/api/articles', { data: { title: 'By Ann', author: author.documentId } });
-    const narrow = await api.tokens.create({ name: 'filter narrow', type: 'custom', permissions: ['api::article.article.find'] });
+    const narrow = await api.tokens.create({
+      name: 'filter narrow',
+      type: 'custom',
+      permissions: ['api::article.article.find'],
+    });
     // the relation's own path, as Strapi 5.54 reports a restricted relation
     const refused = [
       ['filters[author][name][$eq]=Hidden%20Ann', 'author', 'author', 'filters'],
@@ -331,24 +433,45 @@ describe('filtering and sorting need find on the target too', () => {
       const res = await req('GET', `/api/articles?${query}`, undefined, bearer(narrow.accessKey));
       expect(res.status, query).toBe(400);
       const message = path === key ? `Invalid key ${key}` : `Invalid key ${key} at ${path}`;
-      expect(res.body.error).toEqual({ status: 400, name: 'ValidationError', message, details: { key, path, source: 'query', param } });
+      expect(res.body.error).toEqual({
+        status: 400,
+        name: 'ValidationError',
+        message,
+        details: { key, path, source: 'query', param },
+      });
     }
     // a populate the caller may not read is dropped with its own filters instead
-    const dropped = await req('GET', '/api/articles?populate[author][filters][name][$eq]=x', undefined, bearer(narrow.accessKey));
+    const dropped = await req(
+      'GET',
+      '/api/articles?populate[author][filters][name][$eq]=x',
+      undefined,
+      bearer(narrow.accessKey),
+    );
     expect(dropped.status).toBe(200);
-    const wide = await api.tokens.create({ name: 'filter wide', type: 'custom', permissions: ['api::article.article.find', 'api::author.author.find'] });
-    const ok = await req('GET', '/api/articles?filters[author][name][$eq]=Hidden%20Ann&sort=author.name:asc', undefined, bearer(wide.accessKey));
+    const wide = await api.tokens.create({
+      name: 'filter wide',
+      type: 'custom',
+      permissions: ['api::article.article.find', 'api::author.author.find'],
+    });
+    const ok = await req(
+      'GET',
+      '/api/articles?filters[author][name][$eq]=Hidden%20Ann&sort=author.name:asc',
+      undefined,
+      bearer(wide.accessKey),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.data.map((a: { title: string }) => a.title)).toEqual(['By Ann']);
   });
 });
 
 describe('private fields', () => {
-  it('never shows an article\'s private attribute: lists, findOne, populate from the author, errors', async () => {
+  it("never shows an article's private attribute: lists, findOne, populate from the author, errors", async () => {
     const secret = 'PRIVATE-NOTE-4f1c';
     const author = (await req('POST', '/api/authors', { data: { name: 'Private author' } })).body.data;
     // the content API cannot write a private attribute: the document service can
-    const doc = await t.app.documents('api::article.article').create({ data: { title: 'Has notes', internalNotes: secret, author: author.documentId }, locale: 'en' });
+    const doc = await t.app
+      .documents('api::article.article')
+      .create({ data: { title: 'Has notes', internalNotes: secret, author: author.documentId }, locale: 'en' });
     await t.app.documents('api::article.article').publish({ documentId: String(doc.documentId), locale: 'en' });
     const stored = await t.sql('articles').where({ document_id: doc.documentId });
     expect(stored.every((r) => r.data.internalNotes === secret)).toBe(true);
@@ -381,7 +504,9 @@ describe('private fields', () => {
       expect(res.status).toBe(400);
       expect(res.text).not.toContain(secret);
     }
-    expect((await t.sql('articles').where({ document_id: doc.documentId })).every((r) => r.data.internalNotes === secret)).toBe(true);
+    expect(
+      (await t.sql('articles').where({ document_id: doc.documentId })).every((r) => r.data.internalNotes === secret),
+    ).toBe(true);
   });
 });
 
@@ -389,10 +514,18 @@ describe('roles from config', () => {
   it('creates configured roles and grants at start, and applying the config again keeps manual grants', async () => {
     const c = await startApp({
       appDir: BLOG,
-      config: { plugins: { 'users-permissions': { config: { roles: {
-        editor: { name: 'Editor', permissions: ['api::tag.tag.create'] },
-        public: { permissions: ['api::tag.tag.create'] },
-      } } } } },
+      config: {
+        plugins: {
+          'users-permissions': {
+            config: {
+              roles: {
+                editor: { name: 'Editor', permissions: ['api::tag.tag.create'] },
+                public: { permissions: ['api::tag.tag.create'] },
+              },
+            },
+          },
+        },
+      },
     });
     try {
       const cApi = c.app.plugin(usersPermissionsPlugin);
@@ -426,7 +559,7 @@ describe('roles from config', () => {
 });
 
 describe('roles API', () => {
-  it('lists roles with Strapi\'s fields and each role\'s number of users', async () => {
+  it("lists roles with Strapi's fields and each role's number of users", async () => {
     const before = await roleOfType('authenticated');
     await makeUser('authenticated');
     const roles = await listRoles();
@@ -435,7 +568,17 @@ describe('roles API', () => {
     const byWrite = [...roles].sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.id - b.id);
     expect(roles.map((r) => r.id)).toEqual(byWrite.map((r) => r.id));
     for (const role of roles) {
-      expect(Object.keys(role)).toEqual(['id', 'documentId', 'name', 'description', 'type', 'createdAt', 'updatedAt', 'publishedAt', 'nb_users']);
+      expect(Object.keys(role)).toEqual([
+        'id',
+        'documentId',
+        'name',
+        'description',
+        'type',
+        'createdAt',
+        'updatedAt',
+        'publishedAt',
+        'nb_users',
+      ]);
     }
     const auth = roles.find((r) => r.type === 'authenticated')!;
     expect(auth.nb_users).toBe(before.nb_users + 1);
@@ -449,11 +592,23 @@ describe('roles API', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['role']);
     const { permissions, ...rest } = res.body.role;
-    expect(Object.keys(rest)).toEqual(['id', 'documentId', 'name', 'description', 'type', 'createdAt', 'updatedAt', 'publishedAt']);
+    expect(Object.keys(rest)).toEqual([
+      'id',
+      'documentId',
+      'name',
+      'description',
+      'type',
+      'createdAt',
+      'updatedAt',
+      'publishedAt',
+    ]);
     expect(rest).toMatchObject({ id: pub.id, documentId: pub.documentId, name: 'Public', type: 'public' });
     const actions = new Set(t.app.server.routes().flatMap((r) => (r.config?.action ? [r.config.action] : [])));
     const inTree = Object.entries(permissions as PermissionsTree).flatMap(([type, { controllers }]) =>
-      Object.entries(controllers).flatMap(([controller, names]) => Object.keys(names).map((n) => `${type}.${controller}.${n}`)));
+      Object.entries(controllers).flatMap(([controller, names]) =>
+        Object.keys(names).map((n) => `${type}.${controller}.${n}`),
+      ),
+    );
     for (const action of actions) expect(inTree).toContain(action);
     expect(permissions['api::article'].controllers.article.find).toEqual({ enabled: true, policy: '' });
     expect(permissions['api::article'].controllers.article.create).toEqual({ enabled: false, policy: '' });
@@ -471,15 +626,34 @@ describe('roles API', () => {
     expect(res.status).toBe(200);
     const tree = res.body.permissions as PermissionsTree;
     expect(fromPermissionsTree(tree)).toEqual([]);
-    expect(tree['plugin::users-permissions'].controllers.permissions.getPermissions).toEqual({ enabled: false, policy: '' });
-    expect(Object.keys(tree['plugin::users-permissions'].controllers.role).sort()).toEqual(['createRole', 'deleteRole', 'find', 'findOne', 'updateRole']);
-    expect(Object.keys(tree['api::tag'].controllers.tag).sort()).toEqual(['create', 'delete', 'find', 'findOne', 'update']);
+    expect(tree['plugin::users-permissions'].controllers.permissions.getPermissions).toEqual({
+      enabled: false,
+      policy: '',
+    });
+    expect(Object.keys(tree['plugin::users-permissions'].controllers.role).sort()).toEqual([
+      'createRole',
+      'deleteRole',
+      'find',
+      'findOne',
+      'updateRole',
+    ]);
+    expect(Object.keys(tree['api::tag'].controllers.tag).sort()).toEqual([
+      'create',
+      'delete',
+      'find',
+      'findOne',
+      'update',
+    ]);
     expect(Object.keys(tree['api::global'].controllers.global).sort()).toEqual(['delete', 'find', 'update']);
   });
 
-  it('creates a role from its name, with the type made from it and the tree\'s grants', async () => {
+  it("creates a role from its name, with the type made from it and the tree's grants", async () => {
     const empty = (await req('GET', '/api/users-permissions/permissions')).body.permissions as PermissionsTree;
-    const res = await req('POST', ROLES, { name: 'Content Editors', description: 'Write articles', permissions: withGrant(empty, 'api::article.article.create', true) });
+    const res = await req('POST', ROLES, {
+      name: 'Content Editors',
+      description: 'Write articles',
+      permissions: withGrant(empty, 'api::article.article.create', true),
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });
     const role = (await listRoles()).find((r) => r.type === 'content-editors')!;
@@ -488,7 +662,9 @@ describe('roles API', () => {
 
     // the grant works for a user of that role
     const user = await makeUser('content-editors');
-    expect((await req('POST', '/api/articles', { data: { title: 'By an editor' } }, bearer(user.jwt))).status).toBe(201);
+    expect((await req('POST', '/api/articles', { data: { title: 'By an editor' } }, bearer(user.jwt))).status).toBe(
+      201,
+    );
     expect((await req('GET', '/api/articles', undefined, bearer(user.jwt))).status).toBe(403);
 
     expect((await req('POST', ROLES, { name: 'Reviewers', type: 'review_team' })).body).toEqual({ ok: true });
@@ -510,9 +686,22 @@ describe('roles API', () => {
       ['bad type', { name: 'Typed', type: 'Has Spaces' }, 'ValidationError'],
       ['description not a string', { name: 'Described', description: ['x'] }, 'ValidationError'],
       ['permissions not an object', { name: 'Perms', permissions: ['api::tag.tag.find'] }, 'ValidationError'],
-      ['malformed tree', { name: 'Perms', permissions: { 'api::tag': { controllers: { tag: { find: true } } } } }, 'ValidationError'],
+      [
+        'malformed tree',
+        { name: 'Perms', permissions: { 'api::tag': { controllers: { tag: { find: true } } } } },
+        'ValidationError',
+      ],
       ['tree without controllers', { name: 'Perms', permissions: { 'api::tag': {} } }, 'ValidationError'],
-      ['unknown action', { name: 'Perms', permissions: { 'api::tag': { controllers: { tag: { find: { enabled: true }, explode: { enabled: true } } } } } }, 'ValidationError'],
+      [
+        'unknown action',
+        {
+          name: 'Perms',
+          permissions: {
+            'api::tag': { controllers: { tag: { find: { enabled: true }, explode: { enabled: true } } } },
+          },
+        },
+        'ValidationError',
+      ],
       ['body an array', [{ name: 'Array' }], 'ValidationError'],
       ['body a string', '"Role"', 'ValidationError'],
       ['body not JSON', '{name:', 'ValidationError'],
@@ -521,7 +710,13 @@ describe('roles API', () => {
       const res = await req('POST', ROLES, body);
       expect([what, res.status, res.body?.data, res.body?.error?.name]).toEqual([what, 400, null, name]);
     }
-    const unknown = await req('POST', ROLES, { name: 'Perms', permissions: { 'api::tag': { controllers: { tag: { explode: { enabled: true } } } }, 'api::nothing': { controllers: { x: { y: { enabled: true } } } } } });
+    const unknown = await req('POST', ROLES, {
+      name: 'Perms',
+      permissions: {
+        'api::tag': { controllers: { tag: { explode: { enabled: true } } } },
+        'api::nothing': { controllers: { x: { y: { enabled: true } } } },
+      },
+    });
     expect(unknown.body.error.message).toContain('api::tag.tag.explode');
     expect(unknown.body.error.message).toContain('api::nothing.x.y');
     const taken = await req('POST', ROLES, { name: 'Content-Editors' });
@@ -531,12 +726,21 @@ describe('roles API', () => {
     expect(await count('up_roles')).toBe(before);
   });
 
-  it('updates a role\'s name, description and grants (replacing them); refuses unknown actions and changes nothing then', async () => {
+  it("updates a role's name, description and grants (replacing them); refuses unknown actions and changes nothing then", async () => {
     expect((await req('POST', ROLES, { name: 'Updatable' })).status).toBe(200);
     const role = await roleOfType('updatable');
     const tree = await treeOf(role.id);
     const first = withGrant(withGrant(tree, 'api::tag.tag.find', true), 'api::tag.tag.create', true);
-    expect((await req('PUT', `${ROLES}/${role.id}`, { name: 'Updated', description: 'New text', permissions: first, users: [] })).body).toEqual({ ok: true });
+    expect(
+      (
+        await req('PUT', `${ROLES}/${role.id}`, {
+          name: 'Updated',
+          description: 'New text',
+          permissions: first,
+          users: [],
+        })
+      ).body,
+    ).toEqual({ ok: true });
     let row = (await t.sql('up_roles').where({ id: role.id }).first())!.data;
     expect(row).toMatchObject({ name: 'Updated', description: 'New text', type: 'updatable' });
     expect(row.permissions.slice().sort()).toEqual(['api::tag.tag.create', 'api::tag.tag.find']);
@@ -547,7 +751,12 @@ describe('roles API', () => {
     expect(await rolePermissions(role.id)).toEqual(['api::author.author.find']);
     expect((await req('PUT', `${ROLES}/${role.id}`, { description: 'Only this' })).status).toBe(200);
     row = (await t.sql('up_roles').where({ id: role.id }).first())!.data;
-    expect(row).toMatchObject({ name: 'Updated', description: 'Only this', type: 'updatable', permissions: ['api::author.author.find'] });
+    expect(row).toMatchObject({
+      name: 'Updated',
+      description: 'Only this',
+      type: 'updatable',
+      permissions: ['api::author.author.find'],
+    });
 
     // a GET → PUT round trip is accepted as is
     const current = (await req('GET', `${ROLES}/${role.id}`)).body.role;
@@ -556,8 +765,17 @@ describe('roles API', () => {
 
     const snapshot = (await t.sql('up_roles').where({ id: role.id }).first())!.data;
     const bad: Array<[string, unknown]> = [
-      ['unknown action', { name: 'Changed', permissions: withGrant(withGrant(tree, 'api::tag.tag.find', true), 'api::tag.tag.explode', true) }],
-      ['unknown type', { permissions: { 'api::ghost': { controllers: { ghost: { find: { enabled: true, policy: '' } } } } } }],
+      [
+        'unknown action',
+        {
+          name: 'Changed',
+          permissions: withGrant(withGrant(tree, 'api::tag.tag.find', true), 'api::tag.tag.explode', true),
+        },
+      ],
+      [
+        'unknown type',
+        { permissions: { 'api::ghost': { controllers: { ghost: { find: { enabled: true, policy: '' } } } } } },
+      ],
       ['malformed action', { permissions: { 'api::tag': { controllers: { tag: { find: { enabled: 'yes' } } } } } }],
       ['name not a string', { name: ['x'] }],
       ['name too short', { name: 'x' }],
@@ -579,7 +797,10 @@ describe('roles API', () => {
 
   it('deletes a role, moving its users to the authenticated role; the built-in roles cannot be deleted', async () => {
     const empty = (await req('GET', '/api/users-permissions/permissions')).body.permissions as PermissionsTree;
-    expect((await req('POST', ROLES, { name: 'Temporary', permissions: withGrant(empty, 'api::tag.tag.create', true) })).status).toBe(200);
+    expect(
+      (await req('POST', ROLES, { name: 'Temporary', permissions: withGrant(empty, 'api::tag.tag.create', true) }))
+        .status,
+    ).toBe(200);
     const temp = await roleOfType('temporary');
     const auth = await roleOfType('authenticated');
     const a = await makeUser('temporary');
@@ -602,7 +823,12 @@ describe('roles API', () => {
       const role = await roleOfType(type);
       const refused = await req('DELETE', `${ROLES}/${role.id}`);
       expect(refused.status).toBe(400);
-      expect(refused.body.error).toEqual({ status: 400, name: 'ApplicationError', message: 'Cannot delete public or authenticated roles', details: {} });
+      expect(refused.body.error).toEqual({
+        status: 400,
+        name: 'ApplicationError',
+        message: 'Cannot delete public or authenticated roles',
+        details: {},
+      });
       expect(await t.sql('up_roles').where({ id: role.id }).first()).toBeDefined();
     }
     const missing = await req('DELETE', `${ROLES}/${temp.id}`);
@@ -614,7 +840,13 @@ describe('roles API', () => {
     const user = await makeUser('authenticated');
     expect((await req('GET', ROLES, undefined, bearer(user.jwt))).status).toBe(403);
     const tree = await treeOf(auth.id);
-    expect((await req('PUT', `${ROLES}/${auth.id}`, { permissions: withGrant(tree, 'plugin::users-permissions.role.find', true) })).status).toBe(200);
+    expect(
+      (
+        await req('PUT', `${ROLES}/${auth.id}`, {
+          permissions: withGrant(tree, 'plugin::users-permissions.role.find', true),
+        })
+      ).status,
+    ).toBe(200);
     const listed = await req('GET', ROLES, undefined, bearer(user.jwt));
     expect(listed.status).toBe(200);
     expect(listed.body.roles.length).toBeGreaterThanOrEqual(2);
@@ -640,9 +872,15 @@ describe('password hashes', () => {
 
 describe('secrets in production', () => {
   it('refuses to start without JWT_SECRET or API_TOKEN_SALT, and starts with both', async () => {
-    await expect(startApp({ env: { NODE_ENV: 'production', API_TOKEN_SALT: 'salt' } })).rejects.toThrow(/JWT_SECRET must be set in production/);
-    await expect(startApp({ env: { NODE_ENV: 'production', JWT_SECRET: 'secret' } })).rejects.toThrow(/API_TOKEN_SALT must be set in production/);
-    const prod = await startApp({ env: { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret', API_TOKEN_SALT: 'a-production-salt' } });
+    await expect(startApp({ env: { NODE_ENV: 'production', API_TOKEN_SALT: 'salt' } })).rejects.toThrow(
+      /JWT_SECRET must be set in production/,
+    );
+    await expect(startApp({ env: { NODE_ENV: 'production', JWT_SECRET: 'secret' } })).rejects.toThrow(
+      /API_TOKEN_SALT must be set in production/,
+    );
+    const prod = await startApp({
+      env: { NODE_ENV: 'production', JWT_SECRET: 'a-production-secret', API_TOKEN_SALT: 'a-production-salt' },
+    });
     try {
       const res = await prod.request('POST', '/api/tags', { data: { name: 'prod' } });
       expect(res.status).toBe(201);

@@ -22,7 +22,13 @@ const confirmMail: EmailMessage[] = [];
 const texts: string[] = [];
 const secrets = new Set<string>();
 
-async function call(app: TestApp, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse> {
+async function call(
+  app: TestApp,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<TestResponse> {
   const res = await app.request(method, path, body, headers);
   texts.push(res.text);
   return res;
@@ -37,7 +43,9 @@ function rawPost(app: TestApp, path: string, body: unknown, headers: Record<stri
     const req = http.request(`${app.url}${path}`, { method: 'POST', headers: sent }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (chunk: string) => { text += chunk; });
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
       res.on('end', () => {
         texts.push(text);
         resolve({ status: res.statusCode ?? 0, headers: new Headers(), body: JSON.parse(text), text });
@@ -54,24 +62,41 @@ function remember(data: Record<string, unknown>): void {
 
 /** A user's stored row (its secrets remembered for the leak check). */
 async function row(app: TestApp, where: Record<string, unknown>): Promise<Record<string, any> | undefined> {
-  const r = await app.sql('up_users').whereRaw('data @> ?::jsonb', [JSON.stringify(where)]).first();
+  const r = await app
+    .sql('up_users')
+    .whereRaw('data @> ?::jsonb', [JSON.stringify(where)])
+    .first();
   if (r) remember(r.data);
   return r && { id: Number(r.id), documentId: r.document_id, ...r.data };
 }
-const userCount = async (app: TestApp): Promise<number> => Number((await app.sql('up_users').count({ n: '*' }).first())!.n);
+const userCount = async (app: TestApp): Promise<number> =>
+  Number((await app.sql('up_users').count({ n: '*' }).first())!.n);
 
-async function register(app: TestApp, username: string, password = `${username}-pass-1`): Promise<{ jwt: string; user: Record<string, any>; password: string }> {
-  const res = await pub(app, 'POST', '/api/auth/local/register', { username, email: `${username}@example.com`, password });
+async function register(
+  app: TestApp,
+  username: string,
+  password = `${username}-pass-1`,
+): Promise<{ jwt: string; user: Record<string, any>; password: string }> {
+  const res = await pub(app, 'POST', '/api/auth/local/register', {
+    username,
+    email: `${username}@example.com`,
+    password,
+  });
   expect(res.status).toBe(200);
   return { ...res.body, password };
 }
 
-const envelope = (status: number, name: string, message: string) => ({ data: null, error: expect.objectContaining({ status, name, message }) });
+const envelope = (status: number, name: string, message: string) => ({
+  data: null,
+  error: expect.objectContaining({ status, name, message }),
+});
 
 beforeAll(async () => {
   const appDir = await writeApp({
     files: {
-      'src/extensions/users-permissions/content-types/user/schema.json': JSON.stringify({ attributes: { nickname: { type: 'string' } } }),
+      'src/extensions/users-permissions/content-types/user/schema.json': JSON.stringify({
+        attributes: { nickname: { type: 'string' } },
+      }),
     },
   });
   const upConfig = (config: Record<string, unknown>) => ({ plugins: { 'users-permissions': { config } } });
@@ -82,7 +107,12 @@ beforeAll(async () => {
         ratelimit: { enabled: false },
         register: { allowedFields: ['nickname'] },
         resetPasswordUrl: 'http://front.test/reset',
-        email: { send: (m: EmailMessage) => { if (m.to.startsWith('bounce')) throw new Error('mailbox unavailable'); mail.push(m); } },
+        email: {
+          send: (m: EmailMessage) => {
+            if (m.to.startsWith('bounce')) throw new Error('mailbox unavailable');
+            mail.push(m);
+          },
+        },
       }),
     }),
     startApp({
@@ -116,12 +146,26 @@ afterEach(async () => {
 
 describe('register and login', () => {
   it('registers a user: {jwt, user} without secrets, lowercased email, local provider, default role, confirmed', async () => {
-    const res = await pub(t, 'POST', '/api/auth/local/register', { username: 'alice', email: 'Alice@Example.com', password: 'alice-pass-1', nickname: 'Al' });
+    const res = await pub(t, 'POST', '/api/auth/local/register', {
+      username: 'alice',
+      email: 'Alice@Example.com',
+      password: 'alice-pass-1',
+      nickname: 'Al',
+    });
     expect(res.status).toBe(200);
     expect(res.body.jwt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(res.body.user).toEqual({
-      id: expect.any(Number), documentId: expect.any(String), username: 'alice', email: 'alice@example.com', provider: 'local',
-      confirmed: true, blocked: false, nickname: 'Al', createdAt: expect.any(String), updatedAt: expect.any(String), publishedAt: expect.any(String),
+      id: expect.any(Number),
+      documentId: expect.any(String),
+      username: 'alice',
+      email: 'alice@example.com',
+      provider: 'local',
+      confirmed: true,
+      blocked: false,
+      nickname: 'Al',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      publishedAt: expect.any(String),
     });
     const stored = await row(t, { username: 'alice' });
     expect(stored!.password).toMatch(/^\$2[aby]\$10\$/);
@@ -129,7 +173,7 @@ describe('register and login', () => {
     expect(stored!.role).toBe(role.document_id);
   });
 
-  it('logs in by email in any case and by username; /users/me answers the JWT\'s user', async () => {
+  it("logs in by email in any case and by username; /users/me answers the JWT's user", async () => {
     const { user } = await register(t, 'bob');
     for (const identifier of ['bob@example.com', 'BOB@Example.COM', 'bob']) {
       const res = await pub(t, 'POST', '/api/auth/local', { identifier, password: 'bob-pass-1' });
@@ -143,11 +187,17 @@ describe('register and login', () => {
 
   it('gives the same 400 for an unknown identifier and a wrong password', async () => {
     await register(t, 'carol');
-    const unknown = await pub(t, 'POST', '/api/auth/local', { identifier: 'nobody@example.com', password: 'carol-pass-1' });
+    const unknown = await pub(t, 'POST', '/api/auth/local', {
+      identifier: 'nobody@example.com',
+      password: 'carol-pass-1',
+    });
     const wrong = await pub(t, 'POST', '/api/auth/local', { identifier: 'carol', password: 'not-her-password' });
     for (const res of [unknown, wrong]) {
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ data: null, error: { status: 400, name: 'ValidationError', message: 'Invalid identifier or password', details: {} } });
+      expect(res.body).toEqual({
+        data: null,
+        error: { status: 400, name: 'ValidationError', message: 'Invalid identifier or password', details: {} },
+      });
     }
     expect(unknown.text).toBe(wrong.text);
   });
@@ -156,7 +206,10 @@ describe('register and login', () => {
     const res = await pub(t, 'POST', '/api/auth/local', { identifier: '' });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ name: 'ValidationError', message: '2 errors occurred' });
-    expect(res.body.error.details.errors.map((e: { path: string[] }) => e.path)).toEqual([['identifier'], ['password']]);
+    expect(res.body.error.details.errors.map((e: { path: string[] }) => e.path)).toEqual([
+      ['identifier'],
+      ['password'],
+    ]);
   });
 
   it('refuses a blocked user, whose JWT stops working too', async () => {
@@ -186,16 +239,32 @@ describe('register and login', () => {
   });
 
   it('lets one of several simultaneous registrations with the same email through', async () => {
-    const results = await Promise.all([1, 2, 3, 4, 5].map((i) =>
-      pub(t, 'POST', '/api/auth/local/register', { username: `racer${i}`, email: 'race@example.com', password: 'racer-pass-1' })));
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) =>
+        pub(t, 'POST', '/api/auth/local/register', {
+          username: `racer${i}`,
+          email: 'race@example.com',
+          password: 'racer-pass-1',
+        }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400]);
-    for (const r of results.filter((x) => x.status === 400)) expect(r.body.error.message).toBe('Email or Username are already taken');
-    expect(Number((await t.sql('up_users').whereRaw(`data->>'email' = 'race@example.com'`).count({ n: '*' }).first())!.n)).toBe(1);
+    for (const r of results.filter((x) => x.status === 400))
+      expect(r.body.error.message).toBe('Email or Username are already taken');
+    expect(
+      Number((await t.sql('up_users').whereRaw(`data->>'email' = 'race@example.com'`).count({ n: '*' }).first())!.n),
+    ).toBe(1);
   });
 
   it('admits only the register.allowedFields beyond username, email and password', async () => {
     const before = await userCount(t);
-    const res = await pub(t, 'POST', '/api/auth/local/register', { username: 'frank', email: 'frank@example.com', password: 'frank-pass-1', role: 1, confirmed: true });
+    const res = await pub(t, 'POST', '/api/auth/local/register', {
+      username: 'frank',
+      email: 'frank@example.com',
+      password: 'frank-pass-1',
+      role: 1,
+      confirmed: true,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(envelope(400, 'ValidationError', 'Invalid parameters: role, confirmed'));
     expect(await userCount(t)).toBe(before);
@@ -203,7 +272,11 @@ describe('register and login', () => {
 
   it('reports schema violations with details and creates nothing', async () => {
     const before = await userCount(t);
-    const res = await pub(t, 'POST', '/api/auth/local/register', { username: 'gi', email: 'not-an-email', password: '123' });
+    const res = await pub(t, 'POST', '/api/auth/local/register', {
+      username: 'gi',
+      email: 'not-an-email',
+      password: '123',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.name).toBe('ValidationError');
     const paths = res.body.error.details.errors.map((e: { path: string[] }) => e.path[0]).sort();
@@ -229,12 +302,24 @@ describe('passwords', () => {
     expect(mail[0]).toMatchObject({ to: 'heidi@example.com', subject: 'Reset password' });
     expect(mail[0].text).toContain(`http://front.test/reset?code=${code}`);
 
-    const mismatch = await pub(t, 'POST', '/api/auth/reset-password', { code, password: 'new-password-1', passwordConfirmation: 'new-password-2' });
+    const mismatch = await pub(t, 'POST', '/api/auth/reset-password', {
+      code,
+      password: 'new-password-1',
+      passwordConfirmation: 'new-password-2',
+    });
     expect(mismatch.body).toEqual(envelope(400, 'ValidationError', 'Passwords do not match'));
-    const badCode = await pub(t, 'POST', '/api/auth/reset-password', { code: 'abc123', password: 'new-password-1', passwordConfirmation: 'new-password-1' });
+    const badCode = await pub(t, 'POST', '/api/auth/reset-password', {
+      code: 'abc123',
+      password: 'new-password-1',
+      passwordConfirmation: 'new-password-1',
+    });
     expect(badCode.body).toEqual(envelope(400, 'ValidationError', 'Incorrect code provided'));
 
-    const reset = await pub(t, 'POST', '/api/auth/reset-password', { code, password: 'new-password-1', passwordConfirmation: 'new-password-1' });
+    const reset = await pub(t, 'POST', '/api/auth/reset-password', {
+      code,
+      password: 'new-password-1',
+      passwordConfirmation: 'new-password-1',
+    });
     expect(reset.status).toBe(200);
     expect(reset.body.user).toMatchObject({ id: user.id, username: 'heidi' });
     expect((await call(t, 'GET', '/api/users/me', undefined, bearer(reset.body.jwt))).body.id).toBe(user.id);
@@ -242,22 +327,42 @@ describe('passwords', () => {
 
     // an email that cannot be sent leaves no code behind, and the answer is the same
     await register(t, 'bounce');
-    expect((await pub(t, 'POST', '/api/auth/forgot-password', { email: 'bounce@example.com' })).body).toEqual({ ok: true });
+    expect((await pub(t, 'POST', '/api/auth/forgot-password', { email: 'bounce@example.com' })).body).toEqual({
+      ok: true,
+    });
     expect((await row(t, { username: 'bounce' }))!.resetPasswordToken ?? null).toBeNull();
 
-    const again = await pub(t, 'POST', '/api/auth/reset-password', { code, password: 'other-password-1', passwordConfirmation: 'other-password-1' });
+    const again = await pub(t, 'POST', '/api/auth/reset-password', {
+      code,
+      password: 'other-password-1',
+      passwordConfirmation: 'other-password-1',
+    });
     expect(again.body.error.message).toBe('Incorrect code provided');
-    expect((await pub(t, 'POST', '/api/auth/local', { identifier: 'heidi', password: 'old-password-1' })).status).toBe(400);
-    expect((await pub(t, 'POST', '/api/auth/local', { identifier: 'heidi', password: 'new-password-1' })).status).toBe(200);
+    expect((await pub(t, 'POST', '/api/auth/local', { identifier: 'heidi', password: 'old-password-1' })).status).toBe(
+      400,
+    );
+    expect((await pub(t, 'POST', '/api/auth/local', { identifier: 'heidi', password: 'new-password-1' })).status).toBe(
+      200,
+    );
   });
 
   it('change-password checks the current password, the confirmation and the change, then issues a new JWT', async () => {
     const { jwt } = await register(t, 'ivan', 'ivan-pass-1');
-    const change = (body: unknown, headers: Record<string, string> = bearer(jwt)) => call(t, 'POST', '/api/auth/change-password', body, headers);
+    const change = (body: unknown, headers: Record<string, string> = bearer(jwt)) =>
+      call(t, 'POST', '/api/auth/change-password', body, headers);
     const cases: Array<[unknown, string]> = [
-      [{ currentPassword: 'wrong-pass-1', password: 'ivan-pass-2', passwordConfirmation: 'ivan-pass-2' }, 'The provided current password is invalid'],
-      [{ currentPassword: 'ivan-pass-1', password: 'ivan-pass-2', passwordConfirmation: 'ivan-pass-3' }, 'Passwords do not match'],
-      [{ currentPassword: 'ivan-pass-1', password: 'ivan-pass-1', passwordConfirmation: 'ivan-pass-1' }, 'Your new password must be different than your current password'],
+      [
+        { currentPassword: 'wrong-pass-1', password: 'ivan-pass-2', passwordConfirmation: 'ivan-pass-2' },
+        'The provided current password is invalid',
+      ],
+      [
+        { currentPassword: 'ivan-pass-1', password: 'ivan-pass-2', passwordConfirmation: 'ivan-pass-3' },
+        'Passwords do not match',
+      ],
+      [
+        { currentPassword: 'ivan-pass-1', password: 'ivan-pass-1', passwordConfirmation: 'ivan-pass-1' },
+        'Your new password must be different than your current password',
+      ],
     ];
     for (const [body, message] of cases) {
       const res = await change(body);
@@ -266,7 +371,9 @@ describe('passwords', () => {
     }
     const good = { currentPassword: 'ivan-pass-1', password: 'ivan-pass-2', passwordConfirmation: 'ivan-pass-2' };
     // an API token is not a user; nobody at all is not either
-    expect((await change(good, {})).body).toEqual(envelope(401, 'UnauthorizedError', 'You must be authenticated to change your password'));
+    expect((await change(good, {})).body).toEqual(
+      envelope(401, 'UnauthorizedError', 'You must be authenticated to change your password'),
+    );
     expect((await change(good, PUBLIC)).status).toBe(401);
 
     const res = await change(good);
@@ -282,14 +389,24 @@ describe('users API', () => {
   it('creates (201), reads, lists, counts, updates and deletes users as bare objects with numeric ids', async () => {
     const authenticated = await t.sql('up_roles').whereRaw(`data->>'type' = 'authenticated'`).first();
     const created = await call(t, 'POST', '/api/users', {
-      username: 'judy', email: 'Judy@Example.com', password: 'judy-pass-1', resetPasswordToken: 'sneaky',
+      username: 'judy',
+      email: 'Judy@Example.com',
+      password: 'judy-pass-1',
+      resetPasswordToken: 'sneaky',
       role: Number(authenticated.id),
     });
     expect(created.status).toBe(201);
     // create and update answer the user with its role, as Strapi's do
     const { role: createdRole, ...judy } = created.body;
     expect(createdRole).toMatchObject({ id: Number(authenticated.id), type: 'authenticated' });
-    expect(judy).toMatchObject({ id: expect.any(Number), username: 'judy', email: 'judy@example.com', provider: 'local', confirmed: false, blocked: false });
+    expect(judy).toMatchObject({
+      id: expect.any(Number),
+      username: 'judy',
+      email: 'judy@example.com',
+      provider: 'local',
+      confirmed: false,
+      blocked: false,
+    });
     for (const key of SECRET_KEYS) expect(judy).not.toHaveProperty(key);
     expect((await row(t, { username: 'judy' }))!.resetPasswordToken ?? null).toBeNull();
 
@@ -312,11 +429,16 @@ describe('users API', () => {
     const role = { id: Number(publicRole.id), type: 'public' };
     expect(updated.body).toMatchObject({ id: judy.id, username: 'judy2', role });
     expect((await row(t, { username: 'judy2' }))!.role).toBe(publicRole.document_id);
-    expect((await call(t, 'PUT', `/api/users/${judy.id}`, { password: null })).body).toEqual(envelope(400, 'ValidationError', 'password.notNull'));
+    expect((await call(t, 'PUT', `/api/users/${judy.id}`, { password: null })).body).toEqual(
+      envelope(400, 'ValidationError', 'password.notNull'),
+    );
     const clash = await call(t, 'PUT', `/api/users/${judy.id}`, { username: 'alice' });
     expect(clash.body).toEqual(envelope(400, 'ApplicationError', 'Username already taken'));
     const emailClash = await call(t, 'POST', '/api/users', {
-      username: 'judy3', email: 'ALICE@example.com', password: 'judy-pass-1', role: 1,
+      username: 'judy3',
+      email: 'ALICE@example.com',
+      password: 'judy-pass-1',
+      role: 1,
     });
     expect(emailClash.body).toEqual(envelope(400, 'ApplicationError', 'Email already taken'));
 
@@ -346,9 +468,15 @@ describe('users API', () => {
 
 describe('email confirmation', () => {
   it('answers {user} without a JWT, refuses login until the emailed link is followed, then redirects', async () => {
-    const res = await pub(c, 'POST', '/api/auth/local/register', { username: 'kate', email: 'Kate@example.com', password: 'kate-pass-1' });
+    const res = await pub(c, 'POST', '/api/auth/local/register', {
+      username: 'kate',
+      email: 'Kate@example.com',
+      password: 'kate-pass-1',
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ user: expect.objectContaining({ username: 'kate', email: 'kate@example.com', confirmed: false }) });
+    expect(res.body).toEqual({
+      user: expect.objectContaining({ username: 'kate', email: 'kate@example.com', confirmed: false }),
+    });
     const token = (await row(c, { username: 'kate' }))!.confirmationToken as string;
     expect(token).toMatch(/^[0-9a-f]{40}$/);
     expect(confirmMail).toHaveLength(1);
@@ -405,8 +533,18 @@ describe('email confirmation', () => {
 
   it('logs emails with their text when no provider is configured', async () => {
     const lines: string[] = [];
-    const app = { log: { info: (_obj: unknown, msg: string) => { lines.push(msg); } } } as unknown as App;
-    await createEmailSender(app, undefined).send({ to: 'x@example.com', subject: 'Reset password', text: 'link: http://front.test/reset?code=abc' });
+    const app = {
+      log: {
+        info: (_obj: unknown, msg: string) => {
+          lines.push(msg);
+        },
+      },
+    } as unknown as App;
+    await createEmailSender(app, undefined).send({
+      to: 'x@example.com',
+      subject: 'Reset password',
+      text: 'link: http://front.test/reset?code=abc',
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('x@example.com');
     expect(lines[0]).toContain('http://front.test/reset?code=abc');
@@ -414,13 +552,21 @@ describe('email confirmation', () => {
 
   it('creates no user when the confirmation email cannot be sent', async () => {
     const before = await userCount(c);
-    const res = await pub(c, 'POST', '/api/auth/local/register', { username: 'bounce', email: 'bounce@example.com', password: 'bounce-pass-1' });
+    const res = await pub(c, 'POST', '/api/auth/local/register', {
+      username: 'bounce',
+      email: 'bounce@example.com',
+      password: 'bounce-pass-1',
+    });
     expect(res.body).toEqual(envelope(400, 'ApplicationError', 'The confirmation email could not be sent'));
     expect(await userCount(c)).toBe(before);
   });
 
   it('sends the confirmation again to an unconfirmed account only, answering every address alike', async () => {
-    await pub(c, 'POST', '/api/auth/local/register', { username: 'liam', email: 'liam@example.com', password: 'liam-pass-1' });
+    await pub(c, 'POST', '/api/auth/local/register', {
+      username: 'liam',
+      email: 'liam@example.com',
+      password: 'liam-pass-1',
+    });
     const first = (await row(c, { username: 'liam' }))!.confirmationToken;
     const sent = confirmMail.length;
     const again = await pub(c, 'POST', '/api/auth/send-email-confirmation', { email: 'LIAM@example.com' });
@@ -444,9 +590,12 @@ describe('email confirmation', () => {
     // Strapi answers "Already confirmed" / "User blocked": that tells which addresses have accounts
     const answers = new Map<string, TestResponse>([['unconfirmed', again]]);
     for (const [what, email] of [
-      ['confirmed', 'Kate@example.com'], ['unknown', 'ghost@example.com'],
-      ['blocked', 'nora@example.com'], ['bouncing', 'bounce-c@example.com'],
-    ]) answers.set(what, await pub(c, 'POST', '/api/auth/send-email-confirmation', { email }));
+      ['confirmed', 'Kate@example.com'],
+      ['unknown', 'ghost@example.com'],
+      ['blocked', 'nora@example.com'],
+      ['bouncing', 'bounce-c@example.com'],
+    ])
+      answers.set(what, await pub(c, 'POST', '/api/auth/send-email-confirmation', { email }));
     for (const [what, res] of answers) {
       expect(res.status, what).toBe(200);
       expect(res.body, what).toEqual({ email: expect.any(String), sent: true });
@@ -465,11 +614,25 @@ describe('rate limit', () => {
     for (let i = 0; i < 3; i++) expect((await attempt('Mallory@example.com')).status).toBe(400);
     const limited = await attempt('mallory@EXAMPLE.com');
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ data: null, error: { status: 429, name: 'RateLimitError', message: 'Too many requests, please try again later.', details: {} } });
+    expect(limited.body).toEqual({
+      data: null,
+      error: {
+        status: 429,
+        name: 'RateLimitError',
+        message: 'Too many requests, please try again later.',
+        details: {},
+      },
+    });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await attempt('someone-else@example.com')).status).toBe(400);
     // not behind a proxy: a client cannot pick its own address with X-Forwarded-For
-    const spoofed = await call(c, 'POST', '/api/auth/local', { identifier: 'mallory@example.com', password: 'guess-pass-1' }, { ...PUBLIC, 'x-forwarded-for': '203.0.113.9' });
+    const spoofed = await call(
+      c,
+      'POST',
+      '/api/auth/local',
+      { identifier: 'mallory@example.com', password: 'guess-pass-1' },
+      { ...PUBLIC, 'x-forwarded-for': '203.0.113.9' },
+    );
     expect(spoofed.status).toBe(429);
     // the same identifier on another limited route has its own window
     expect((await pub(c, 'POST', '/api/auth/forgot-password', { email: 'mallory@example.com' })).status).toBe(200);
@@ -482,15 +645,20 @@ describe('rate limit', () => {
       { identifier: 'peggy@example.com', email: 'decoy-1@example.com' },
       { identifier: ' Peggy@Example.com', email: 'decoy-2@example.com' },
       { identifier: 'PEGGY@example.com\t', email: 'decoy-3@example.com', username: 'decoy' },
-    ]) expect((await attempt(body)).status).toBe(400);
+    ])
+      expect((await attempt(body)).status).toBe(400);
     const limited = await attempt({ identifier: 'peggy@example.com', email: 'decoy-4@example.com' });
     expect(limited.status).toBe(429);
     expect(limited.body.error.name).toBe('RateLimitError');
 
     // routes whose body names no account are limited on the address alone, whatever it adds
-    const reset = (i: number) => pub(c, 'POST', '/api/auth/reset-password', {
-      code: 'abc', password: 'x-pass-1', passwordConfirmation: 'x-pass-1', email: `decoy-${i}@example.com`,
-    });
+    const reset = (i: number) =>
+      pub(c, 'POST', '/api/auth/reset-password', {
+        code: 'abc',
+        password: 'x-pass-1',
+        passwordConfirmation: 'x-pass-1',
+        email: `decoy-${i}@example.com`,
+      });
     for (let i = 0; i < 3; i++) expect((await reset(i)).status).toBe(400);
     expect((await reset(3)).status).toBe(429);
   });

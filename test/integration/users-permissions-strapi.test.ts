@@ -11,12 +11,27 @@ let t: TestApp;
 const ROLES = '/api/users-permissions/roles';
 const ROLE_KEYS = ['id', 'documentId', 'name', 'description', 'type', 'createdAt', 'updatedAt', 'publishedAt'];
 const USER_KEYS = [
-  'id', 'documentId', 'username', 'email', 'provider', 'confirmed', 'blocked', 'createdAt', 'updatedAt', 'publishedAt',
+  'id',
+  'documentId',
+  'username',
+  'email',
+  'provider',
+  'confirmed',
+  'blocked',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
 ];
-const issue = (path: string[], message: string, extra: object = {}) =>
-  ({ path, message, name: 'ValidationError', ...extra });
-const invalid = (message: string, errors: unknown[]) =>
-  ({ data: null, error: { status: 400, name: 'ValidationError', message, details: { errors } } });
+const issue = (path: string[], message: string, extra: object = {}) => ({
+  path,
+  message,
+  name: 'ValidationError',
+  ...extra,
+});
+const invalid = (message: string, errors: unknown[]) => ({
+  data: null,
+  error: { status: 400, name: 'ValidationError', message, details: { errors } },
+});
 
 let n = 0;
 const someone = (extra: Record<string, unknown> = {}): Record<string, unknown> => {
@@ -37,29 +52,34 @@ afterAll(async () => {
 });
 
 describe('POST /api/users needs a role', () => {
-  it('refuses a user without role (400, every missing field named in Strapi\'s order), storing nothing', async () => {
+  it("refuses a user without role (400, every missing field named in Strapi's order), storing nothing", async () => {
     const before = await userRows();
     const res = await t.request('POST', '/api/users', { username: 'alice', email: 'a@a.example', password: 'secret1' });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(invalid('role is a required field', [issue(['role'], 'role is a required field')]));
-    expect((await t.request('POST', '/api/users', {})).body).toEqual(invalid('4 errors occurred', [
-      issue(['email'], 'email is a required field'),
-      issue(['username'], 'username is a required field'),
-      issue(['password'], 'password is a required field'),
-      issue(['role'], 'role is a required field'),
-    ]));
+    expect((await t.request('POST', '/api/users', {})).body).toEqual(
+      invalid('4 errors occurred', [
+        issue(['email'], 'email is a required field'),
+        issue(['username'], 'username is a required field'),
+        issue(['password'], 'password is a required field'),
+        issue(['role'], 'role is a required field'),
+      ]),
+    );
     const twoMissing = await t.request('POST', '/api/users', { username: 'bob', password: 'secret123' });
-    expect(twoMissing.body).toEqual(invalid('2 errors occurred', [
-      issue(['email'], 'email is a required field'),
-      issue(['role'], 'role is a required field'),
-    ]));
+    expect(twoMissing.body).toEqual(
+      invalid('2 errors occurred', [
+        issue(['email'], 'email is a required field'),
+        issue(['role'], 'role is a required field'),
+      ]),
+    );
     expect(await userRows()).toBe(before);
   });
 
   it('refuses a null role, an object role without connect, and an empty connect, as Strapi words them', async () => {
     const nullRole = 'role must be a `object` type, but the final value was: `null`.';
-    expect((await t.request('POST', '/api/users', someone({ role: null }))).body)
-      .toEqual(invalid(nullRole, [issue(['role'], nullRole, { value: null })]));
+    expect((await t.request('POST', '/api/users', someone({ role: null }))).body).toEqual(
+      invalid(nullRole, [issue(['role'], nullRole, { value: null })]),
+    );
     for (const role of [{}, { id: 1 }, { set: [1] }]) {
       const message = 'role.connect is a required field';
       const res = await t.request('POST', '/api/users', someone({ role }));
@@ -74,8 +94,11 @@ describe('POST /api/users needs a role', () => {
     const authenticated = await roleNamed('authenticated');
     const pub = await roleNamed('public');
     const cases: Array<[unknown, number]> = [
-      [pub.id, pub.id], [String(pub.id), pub.id], [authenticated.documentId, authenticated.id],
-      [{ connect: [{ documentId: pub.documentId }] }, pub.id], [0, authenticated.id],
+      [pub.id, pub.id],
+      [String(pub.id), pub.id],
+      [authenticated.documentId, authenticated.id],
+      [{ connect: [{ documentId: pub.documentId }] }, pub.id],
+      [0, authenticated.id],
     ];
     for (const [role, expected] of cases) {
       const res = await t.request('POST', '/api/users', someone({ role }));
@@ -85,15 +108,18 @@ describe('POST /api/users needs a role', () => {
 });
 
 describe('create and update answer the user with its role', () => {
-  it('create: 201 with the role, showing the role\'s fields and no permissions', async () => {
+  it("create: 201 with the role, showing the role's fields and no permissions", async () => {
     const authenticated = await roleNamed('authenticated');
     const res = await t.request('POST', '/api/users', someone({ role: authenticated.id }));
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual([...USER_KEYS, 'role']);
     expect(Object.keys(res.body.role)).toEqual(ROLE_KEYS);
     expect(res.body.role).toMatchObject({
-      id: authenticated.id, documentId: authenticated.documentId, name: 'Authenticated',
-      description: 'Default role given to authenticated user.', type: 'authenticated',
+      id: authenticated.id,
+      documentId: authenticated.documentId,
+      name: 'Authenticated',
+      description: 'Default role given to authenticated user.',
+      type: 'authenticated',
     });
   });
 
@@ -112,7 +138,8 @@ describe('create and update answer the user with its role', () => {
   it('leaves the role out for a caller who may not read roles (a token that may write users)', async () => {
     const api = t.app.plugin(usersPermissionsPlugin);
     const token = await api.tokens.create({
-      name: 'user-admin', type: 'custom',
+      name: 'user-admin',
+      type: 'custom',
       permissions: ['plugin::users-permissions.user.create', 'plugin::users-permissions.user.update'],
     });
     const auth = { authorization: `Bearer ${token.accessKey}` };
@@ -143,7 +170,10 @@ describe('a populated role', () => {
 describe('GET /api/users-permissions/roles', () => {
   it('lists roles as Strapi does: Authenticated (1), Public (2), then by creation, an edited role last', async () => {
     const start: Array<{ id: number; type: string }> = (await t.request('GET', ROLES)).body.roles;
-    expect(start.map((r) => [r.id, r.type])).toEqual([[1, 'authenticated'], [2, 'public']]);
+    expect(start.map((r) => [r.id, r.type])).toEqual([
+      [1, 'authenticated'],
+      [2, 'public'],
+    ]);
     for (const name of ['Zeta', 'alpha', 'Editor', 'Beta']) {
       expect((await t.request('POST', ROLES, { name, description: 'd', permissions: {} })).body).toEqual({ ok: true });
     }

@@ -1,8 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import {
-  applicationError, configurationError, conflict, fieldErrors, forbidden, headersTooLarge, internalError, invalidKey,
-  invalidQueryKey, methodNotAllowed, notFound, paginationError, payloadTooLarge, rateLimited, requestTimeout,
-  serviceUnavailable, unauthorized, uniqueValue, unsupportedMediaType, validationError, type AppError,
+  applicationError,
+  configurationError,
+  conflict,
+  fieldErrors,
+  forbidden,
+  headersTooLarge,
+  internalError,
+  invalidKey,
+  invalidQueryKey,
+  methodNotAllowed,
+  notFound,
+  paginationError,
+  payloadTooLarge,
+  rateLimited,
+  requestTimeout,
+  serviceUnavailable,
+  unauthorized,
+  uniqueValue,
+  unsupportedMediaType,
+  validationError,
+  type AppError,
 } from '../../../core/errors.ts';
 
 const issue = { path: ['name'], message: 'This attribute must be unique', name: 'ValidationError' as const };
@@ -37,16 +55,22 @@ describe('the error catalog', () => {
     const cause = new Error('duplicate key value violates unique constraint');
     const err = uniqueValue({ ...issue, value: 'x' }, cause);
     expect(err.cause).toBe(cause);
-    expect(JSON.stringify(err)).toBe(JSON.stringify({
-      status: 400, name: 'ValidationError', message: 'This attribute must be unique',
-      details: { errors: [{ ...issue, value: 'x' }] },
-    }));
+    expect(JSON.stringify(err)).toBe(
+      JSON.stringify({
+        status: 400,
+        name: 'ValidationError',
+        message: 'This attribute must be unique',
+        details: { errors: [{ ...issue, value: 'x' }] },
+      }),
+    );
   });
 
   it('gives configuration errors a code and keeps their cause', () => {
     const cause = new SyntaxError('Unexpected token');
     expect(configurationError('config/server.json: cannot be loaded', { cause })).toMatchObject({
-      name: 'ConfigurationError', code: 'CONFIGURATION', cause,
+      name: 'ConfigurationError',
+      code: 'CONFIGURATION',
+      cause,
     });
     const failed = configurationError('Plugin "x" failed in register: boom', { code: 'PLUGIN_FAILED' });
     expect(failed.code).toBe('PLUGIN_FAILED');

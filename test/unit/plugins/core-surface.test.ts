@@ -37,7 +37,7 @@ async function pluginFiles(dir = PLUGINS): Promise<string[]> {
 }
 
 describe('plugins reach the core only through core/index.ts', () => {
-  it('finds a deep core path in any import form, and accepts the surface and a plugin\'s own files', () => {
+  it("finds a deep core path in any import form, and accepts the surface and a plugin's own files", () => {
     const file = path.join(PLUGINS, 'upload', 'x.ts');
     const source = [
       "import { notFound } from '../../core/errors.ts';",
@@ -50,7 +50,10 @@ describe('plugins reach the core only through core/index.ts', () => {
       "import sharp from 'sharp';",
     ].join('\n');
     expect(forbiddenImports(file, source)).toEqual([
-      '../../core/errors.ts', '../../core/kernel/app.ts', '../../database/connection.ts', '../../core/query/parse.ts',
+      '../../core/errors.ts',
+      '../../core/kernel/app.ts',
+      '../../database/connection.ts',
+      '../../core/query/parse.ts',
     ]);
   });
 

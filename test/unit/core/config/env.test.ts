@@ -3,7 +3,17 @@ import { createEnv } from '../../../../core/config/env.ts';
 import { deepMerge } from '../../../../core/config/merge.ts';
 
 describe('env()', () => {
-  const env = createEnv({ S: 'text', I: '42', F: '1.5', B: 'true', B0: 'false', J: '{"a":[1]}', A: 'x, y,z', AB: '[p,"q"]', E: '' });
+  const env = createEnv({
+    S: 'text',
+    I: '42',
+    F: '1.5',
+    B: 'true',
+    B0: 'false',
+    J: '{"a":[1]}',
+    A: 'x, y,z',
+    AB: '[p,"q"]',
+    E: '',
+  });
   it('reads strings with defaults, treating empty values as unset', () => {
     expect(env('S')).toBe('text');
     expect(env('MISSING', 'dflt')).toBe('dflt');
@@ -28,7 +38,11 @@ describe('env()', () => {
 
 describe('deepMerge', () => {
   it('merges objects recursively and replaces everything else', () => {
-    expect(deepMerge({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2] }, e: 2 })).toEqual({ a: { b: 1, c: [2] }, d: 1, e: 2 });
+    expect(deepMerge({ a: { b: 1, c: [1] }, d: 1 }, { a: { c: [2] }, e: 2 })).toEqual({
+      a: { b: 1, c: [2] },
+      d: 1,
+      e: 2,
+    });
   });
   it('never lets a key rewrite a prototype', () => {
     const merged = deepMerge({}, JSON.parse('{"__proto__":{"polluted":true}}'));

@@ -39,11 +39,20 @@ describe('loadAppSchemas', () => {
   it('loads the blog fixture, sorted by uid, and it validates', async () => {
     const { contentTypes, components } = await loadAppSchemas(FIXTURE);
     expect(contentTypes.map((ct) => ct.uid)).toEqual([
-      'api::article.article', 'api::author.author', 'api::global.global', 'api::tag.tag',
+      'api::article.article',
+      'api::author.author',
+      'api::global.global',
+      'api::tag.tag',
     ]);
     expect(components.map((c) => c.uid)).toEqual([
-      'shared.address', 'shared.keyword', 'shared.media', 'shared.quote',
-      'shared.rich-text', 'shared.seo', 'shared.slider', 'shared.social-link',
+      'shared.address',
+      'shared.keyword',
+      'shared.media',
+      'shared.quote',
+      'shared.rich-text',
+      'shared.seo',
+      'shared.slider',
+      'shared.social-link',
     ]);
     expect(() => validateSchemas(contentTypes, components)).not.toThrow();
   });
@@ -100,7 +109,9 @@ describe('loadAppSchemas', () => {
   it('loads content-types without components and the other way round', async () => {
     const ctOnly = await makeApp({ 'src/api/note/content-types/note/schema.json': minimalCt('note') });
     expect((await loadAppSchemas(ctOnly)).contentTypes.map((ct) => ct.uid)).toEqual(['api::note.note']);
-    const compOnly = await makeApp({ 'src/components/ui/button.json': { collectionName: 'components_ui_buttons', info: {}, attributes: {} } });
+    const compOnly = await makeApp({
+      'src/components/ui/button.json': { collectionName: 'components_ui_buttons', info: {}, attributes: {} },
+    });
     const loaded = await loadAppSchemas(compOnly);
     expect(loaded.contentTypes).toEqual([]);
     expect(loaded.components.map((c) => c.uid)).toEqual(['ui.button']);
@@ -142,7 +153,9 @@ describe('loadAppSchemas', () => {
   });
 
   it('accepts a UTF-8 byte order mark', async () => {
-    const dir = await makeApp({ 'src/api/note/content-types/note/schema.json': `\uFEFF${JSON.stringify(minimalCt('note'))}` });
+    const dir = await makeApp({
+      'src/api/note/content-types/note/schema.json': `\uFEFF${JSON.stringify(minimalCt('note'))}`,
+    });
     expect((await loadAppSchemas(dir)).contentTypes).toHaveLength(1);
   });
 

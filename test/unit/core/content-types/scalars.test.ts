@@ -7,7 +7,13 @@ const attrOf = (spec: AttrSpec): ScalarAttribute => (typeof spec === 'string' ? 
 const show = (spec: AttrSpec): string => JSON.stringify(attrOf(spec));
 
 const BLOCKS = [
-  { type: 'paragraph', children: [{ type: 'text', text: 'Hello' }, { type: 'link', url: 'https://x.y', children: [{ type: 'text', text: 'link' }] }] },
+  {
+    type: 'paragraph',
+    children: [
+      { type: 'text', text: 'Hello' },
+      { type: 'link', url: 'https://x.y', children: [{ type: 'text', text: 'link' }] },
+    ],
+  },
   { type: 'image', image: { url: '/a.png', width: 10 } },
 ];
 const NUL = 'a\u0000b';
@@ -111,13 +117,18 @@ describe('checkScalar: accepted values and their stored form', () => {
     ['timestamp', 1710073496789, '2024-03-10T12:24:56.789Z'],
   ];
 
-  it.each(cases.map(([spec, input, output]) => [show(spec), typeof input === 'string' && input.length > 60 ? `${input.slice(0, 20)}…` : input, spec, input, output]))(
-    '%s accepts %j',
-    (_title, _shown, spec, input, output) => {
-      const result = checkScalar(attrOf(spec as AttrSpec), input, ['field']);
-      expect(result).toEqual({ ok: true, value: output });
-    },
-  );
+  it.each(
+    cases.map(([spec, input, output]) => [
+      show(spec),
+      typeof input === 'string' && input.length > 60 ? `${input.slice(0, 20)}…` : input,
+      spec,
+      input,
+      output,
+    ]),
+  )('%s accepts %j', (_title, _shown, spec, input, output) => {
+    const result = checkScalar(attrOf(spec as AttrSpec), input, ['field']);
+    expect(result).toEqual({ ok: true, value: output });
+  });
 });
 
 describe('checkScalar: rejections', () => {
@@ -175,7 +186,11 @@ describe('checkScalar: rejections', () => {
     ['biginteger', 'twelve', 'title must be a `number` type'],
     ['biginteger', '', 'title must be a `number` type'],
     ['biginteger', false, 'title must be a `number` type'],
-    [{ type: 'biginteger', min: '9223372036854775806' }, '9223372036854775805', 'title must be greater than or equal to 9223372036854775806'],
+    [
+      { type: 'biginteger', min: '9223372036854775806' },
+      '9223372036854775805',
+      'title must be greater than or equal to 9223372036854775806',
+    ],
     [{ type: 'biginteger', max: 100 }, '101', 'title must be less than or equal to 100'],
     // floats and decimals
     ['float', 'pi', 'title must be a `number` type'],
@@ -241,18 +256,31 @@ describe('checkScalar: rejections', () => {
     ['blocks', [{ type: 1 }], 'title must be an array of blocks'],
     ['blocks', [{ type: 'paragraph', children: 'text' }], 'title must be an array of blocks'],
     ['blocks', [{ type: 'paragraph', children: ['text'] }], 'title must be an array of blocks'],
-    ['blocks', [{ type: 'list', children: [{ type: 'list-item', children: [null] }] }], 'title must be an array of blocks'],
-    ['blocks', [{ type: 'paragraph', children: [{ type: 'text', text: NUL }] }], 'title must not contain NUL characters'],
+    [
+      'blocks',
+      [{ type: 'list', children: [{ type: 'list-item', children: [null] }] }],
+      'title must be an array of blocks',
+    ],
+    [
+      'blocks',
+      [{ type: 'paragraph', children: [{ type: 'text', text: NUL }] }],
+      'title must not contain NUL characters',
+    ],
     ['blocks', [{ type: NUL }], 'title must not contain NUL characters'],
   ];
 
-  it.each(cases.map(([spec, input, message]) => [show(spec), typeof input === 'string' && input.length > 60 ? `${input.slice(0, 20)}…` : input, spec, input, message]))(
-    '%s rejects %j',
-    (_title, _shown, spec, input, message) => {
-      const result = checkScalar(attrOf(spec as AttrSpec), input, ['title']);
-      expect(result).toEqual({ ok: false, issue: { path: ['title'], message, name: 'ValidationError', value: input } });
-    },
-  );
+  it.each(
+    cases.map(([spec, input, message]) => [
+      show(spec),
+      typeof input === 'string' && input.length > 60 ? `${input.slice(0, 20)}…` : input,
+      spec,
+      input,
+      message,
+    ]),
+  )('%s rejects %j', (_title, _shown, spec, input, message) => {
+    const result = checkScalar(attrOf(spec as AttrSpec), input, ['title']);
+    expect(result).toEqual({ ok: false, issue: { path: ['title'], message, name: 'ValidationError', value: input } });
+  });
 });
 
 describe('checkScalar: issue details', () => {
@@ -261,7 +289,12 @@ describe('checkScalar: issue details', () => {
     const result = checkScalar({ type: 'integer', min: 0 }, -1, path);
     expect(result).toEqual({
       ok: false,
-      issue: { path, message: 'blocks[0].items[2].views must be greater than or equal to 0', name: 'ValidationError', value: -1 },
+      issue: {
+        path,
+        message: 'blocks[0].items[2].views must be greater than or equal to 0',
+        name: 'ValidationError',
+        value: -1,
+      },
     });
     if (!result.ok) {
       expect(result.issue.path).not.toBe(path);
@@ -276,7 +309,8 @@ describe('checkScalar: issue details', () => {
   it('refuses a password over 72 bytes (bcrypt would ignore the rest), counting UTF-8 bytes', () => {
     expect(checkScalar({ type: 'password' }, 'x'.repeat(72), ['password']).ok).toBe(true);
     expect(checkScalar({ type: 'password' }, 'x'.repeat(73), ['password'])).toEqual({
-      ok: false, issue: { path: ['password'], message: 'password must be at most 72 bytes (UTF-8)', name: 'ValidationError' },
+      ok: false,
+      issue: { path: ['password'], message: 'password must be at most 72 bytes (UTF-8)', name: 'ValidationError' },
     });
     // 25 three-byte characters are 75 bytes
     expect(checkScalar({ type: 'password' }, '€'.repeat(25), ['password']).ok).toBe(false);
@@ -284,18 +318,27 @@ describe('checkScalar: issue details', () => {
 
   it('never echoes a password', () => {
     const result = checkScalar({ type: 'password', minLength: 8 }, 'short', ['password']);
-    expect(result).toEqual({ ok: false, issue: { path: ['password'], message: 'password must be at least 8 characters', name: 'ValidationError' } });
+    expect(result).toEqual({
+      ok: false,
+      issue: { path: ['password'], message: 'password must be at least 8 characters', name: 'ValidationError' },
+    });
   });
 
   it('rejects a string over 1,000,000 characters without echoing it', () => {
     const result = checkScalar({ type: 'text' }, 'x'.repeat(1_000_001), ['body']);
-    expect(result).toEqual({ ok: false, issue: { path: ['body'], message: 'body must be at most 1000000 characters', name: 'ValidationError' } });
+    expect(result).toEqual({
+      ok: false,
+      issue: { path: ['body'], message: 'body must be at most 1000000 characters', name: 'ValidationError' },
+    });
   });
 
   it.each(['json', 'blocks'] as const)('rejects %s over 5 MB without echoing it', (type) => {
     const big = [{ type: 'paragraph', children: [{ type: 'text', text: 'x'.repeat(5 * 1024 * 1024) }] }];
     const result = checkScalar({ type }, big, ['content']);
-    expect(result).toEqual({ ok: false, issue: { path: ['content'], message: 'content must be at most 5 MB as JSON', name: 'ValidationError' } });
+    expect(result).toEqual({
+      ok: false,
+      issue: { path: ['content'], message: 'content must be at most 5 MB as JSON', name: 'ValidationError' },
+    });
   });
 
   it('accepts json just under 5 MB', () => {
@@ -313,7 +356,10 @@ describe('checkScalar: issue details', () => {
     const value: Record<string, unknown> = {};
     value.self = value;
     const result = checkScalar({ type: 'json' }, value, ['meta']);
-    expect(result).toEqual({ ok: false, issue: { path: ['meta'], message: 'meta must not be nested more than 200 levels deep', name: 'ValidationError' } });
+    expect(result).toEqual({
+      ok: false,
+      issue: { path: ['meta'], message: 'meta must not be nested more than 200 levels deep', name: 'ValidationError' },
+    });
   });
 
   const nest = (levels: number): unknown => {

@@ -4,7 +4,9 @@ import { copyParams } from '../../../../core/documents/copy-params.ts';
 describe('copyParams', () => {
   it('copies plain objects and arrays at every depth, so rewriting the copy leaves the original as it was', () => {
     const original = {
-      status: 'published', data: { title: 'a', tags: ['x', 'y'], seo: { meta: { title: 't' } } }, fields: ['title'],
+      status: 'published',
+      data: { title: 'a', tags: ['x', 'y'], seo: { meta: { title: 't' } } },
+      fields: ['title'],
     };
     const before = structuredClone(original);
     const copy = copyParams(original);
@@ -15,12 +17,16 @@ describe('copyParams', () => {
     copy.fields.length = 0;
     expect(original).toEqual(before);
     expect(copy).toEqual({
-      status: 'draft', data: { title: 'b', tags: ['x', 'y', 'z'], seo: { meta: { title: 'changed' } } }, fields: [],
+      status: 'draft',
+      data: { title: 'b', tags: ['x', 'y', 'z'], seo: { meta: { title: 'changed' } } },
+      fields: [],
     });
   });
 
   it('keeps values that are not plain data as the same objects (a Date, a Buffer, an instance, a function)', () => {
-    class Point { constructor(readonly x: number) {} }
+    class Point {
+      constructor(readonly x: number) {}
+    }
     const when = new Date('2024-01-02T03:04:05Z');
     const bytes = Buffer.from('abc');
     const point = new Point(1);
@@ -50,6 +56,7 @@ describe('copyParams', () => {
     expect(Object.getPrototypeOf(copy.data)).toBe(Object.prototype);
     expect((copy.data as { polluted?: unknown }).polluted).toBeUndefined();
     expect(Object.keys(copy.data)).toEqual(['__proto__']);
+    // biome-ignore lint/suspicious/noProto: an own key named __proto__ is what this checks
     expect(copy.data.__proto__).not.toBe(original.data.__proto__);
   });
 });

@@ -18,7 +18,10 @@ describe('databaseUnavailable', () => {
     ['too_many_connections (53300)', coded('53300', 'sorry, too many clients already')],
     ['a connection that broke under a query', new Error('select 1 - Connection terminated unexpectedly')],
     ['a client that broke earlier', new Error('Client has encountered a connection error and is not queryable')],
-    ['no connection in time', Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' })],
+    [
+      'no connection in time',
+      Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' }),
+    ],
   ])('is a 503 for %s', (_, err) => {
     expect(databaseUnavailable(err)?.toJSON()).toEqual({
       status: 503,
@@ -40,9 +43,15 @@ describe('databaseUnavailable', () => {
 
 describe('translateDatabaseError', () => {
   const ct: ContentType = {
-    uid: 'api::tag.tag', kind: 'collectionType', collectionName: 'tags',
+    uid: 'api::tag.tag',
+    kind: 'collectionType',
+    collectionName: 'tags',
     info: { singularName: 'tag', pluralName: 'tags' },
-    options: {}, pluginOptions: {}, attributes: { name: { type: 'string', unique: true } }, origin: 'api', source: '',
+    options: {},
+    pluginOptions: {},
+    attributes: { name: { type: 'string', unique: true } },
+    origin: 'api',
+    source: '',
   };
   const unique = Object.assign(coded('23505', 'duplicate key value'), { constraint: uniqueIndexName('tags', 'name') });
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { applyRelationInput, parseRelationInput, type RelationInput } from '../../../../core/documents/relation-input.ts';
+import {
+  applyRelationInput,
+  parseRelationInput,
+  type RelationInput,
+} from '../../../../core/documents/relation-input.ts';
 
 const parse = (value: unknown): RelationInput => {
   const r = parseRelationInput(value, ['rel']);
@@ -19,8 +23,19 @@ describe('relation inputs', () => {
     expect(apply(['a', 'b', 'c'], { disconnect: ['b'], connect: ['d'] })).toEqual(['a', 'c', 'd']);
     expect(apply(['a', 'b'], { connect: [{ documentId: 'x', position: { start: true } }] })).toEqual(['x', 'a', 'b']);
     expect(apply(['a', 'b'], { connect: [{ documentId: 'x', position: { before: 'b' } }] })).toEqual(['a', 'x', 'b']);
-    expect(apply(['a', 'b'], { connect: [{ documentId: 'x', position: { after: 'a' } }, { documentId: 'y', position: { after: 'x' } }] })).toEqual(['a', 'x', 'y', 'b']);
-    expect(apply(['a', 'b', 'c'], { connect: [{ documentId: 'c', position: { start: true } }] })).toEqual(['c', 'a', 'b']);
+    expect(
+      apply(['a', 'b'], {
+        connect: [
+          { documentId: 'x', position: { after: 'a' } },
+          { documentId: 'y', position: { after: 'x' } },
+        ],
+      }),
+    ).toEqual(['a', 'x', 'y', 'b']);
+    expect(apply(['a', 'b', 'c'], { connect: [{ documentId: 'c', position: { start: true } }] })).toEqual([
+      'c',
+      'a',
+      'b',
+    ]);
     // connecting an already connected item moves it to the end (Strapi's default position)
     expect(apply(['a', 'b'], { connect: ['a'] })).toEqual(['b', 'a']);
   });
@@ -28,7 +43,16 @@ describe('relation inputs', () => {
     expect(apply(['a'], { connect: [{ documentId: 'x', position: { before: 'zzz' } }] })).toMatch(/zzz/);
   });
   it('refuses set with connect, duplicates in connect, bad ids, positions outside connect and unknown keys', () => {
-    for (const bad of [{ set: ['a'], connect: ['b'] }, { connect: ['a', 'a'] }, 5, [{}], { connect: [{ documentId: 'a', position: { middle: 1 } }] }, { add: ['a'] }, ['has space'], [{ documentId: 'a', position: { start: true } }]]) {
+    for (const bad of [
+      { set: ['a'], connect: ['b'] },
+      { connect: ['a', 'a'] },
+      5,
+      [{}],
+      { connect: [{ documentId: 'a', position: { middle: 1 } }] },
+      { add: ['a'] },
+      ['has space'],
+      [{ documentId: 'a', position: { start: true } }],
+    ]) {
       expect('issue' in parseRelationInput(bad, ['rel'])).toBe(true);
     }
   });

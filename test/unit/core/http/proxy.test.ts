@@ -3,7 +3,7 @@ import Koa from 'koa';
 import { readProxyConfig, trustProxy } from '../../../../core/http/proxy.ts';
 
 describe('server.proxy', () => {
-  it('reads false, true, a hop count and Strapi 5\'s { koa, maxIpsCount, ipHeader }', () => {
+  it("reads false, true, a hop count and Strapi 5's { koa, maxIpsCount, ipHeader }", () => {
     const xff = 'X-Forwarded-For';
     expect(readProxyConfig(undefined)).toEqual({ hops: 0, ipHeader: xff });
     expect(readProxyConfig(false)).toEqual({ hops: 0, ipHeader: xff });

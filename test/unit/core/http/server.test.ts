@@ -14,8 +14,20 @@ describe('the HTTP error envelope', () => {
   it('answers 503 ServiceUnavailableError for a database that cannot be reached, 500 for other failures', async () => {
     server = createHttpServer({ log: pino({ level: 'silent' }), body });
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    server.route({ method: 'GET', path: '/down', handler: () => { throw refused; } });
-    server.route({ method: 'GET', path: '/bug', handler: () => { throw new Error('a bug'); } });
+    server.route({
+      method: 'GET',
+      path: '/down',
+      handler: () => {
+        throw refused;
+      },
+    });
+    server.route({
+      method: 'GET',
+      path: '/bug',
+      handler: () => {
+        throw new Error('a bug');
+      },
+    });
     const { port } = await server.listen(0, '127.0.0.1');
 
     const down = await fetch(`http://127.0.0.1:${port}/down`);
@@ -50,7 +62,14 @@ describe('middleware composition', () => {
         throw err;
       }
     });
-    server.route({ method: 'GET', path: '/twice', handler: (ctx) => { handled++; ctx.body = { ok: true }; } });
+    server.route({
+      method: 'GET',
+      path: '/twice',
+      handler: (ctx) => {
+        handled++;
+        ctx.body = { ok: true };
+      },
+    });
     const { port } = await server.listen(0, '127.0.0.1');
 
     const res = await fetch(`http://127.0.0.1:${port}/twice`);
@@ -73,7 +92,14 @@ describe('middleware composition', () => {
         throw err;
       });
     });
-    server.route({ method: 'GET', path: '/guarded', handler: (ctx) => { handled++; ctx.body = { ok: true }; } });
+    server.route({
+      method: 'GET',
+      path: '/guarded',
+      handler: (ctx) => {
+        handled++;
+        ctx.body = { ok: true };
+      },
+    });
     const { port } = await server.listen(0, '127.0.0.1');
 
     const res = await fetch(`http://127.0.0.1:${port}/guarded`);
@@ -85,14 +111,24 @@ describe('middleware composition', () => {
   it('runs use() middleware in order around routing, and route middleware in order around the handler', async () => {
     server = createHttpServer({ log: pino({ level: 'silent' }), body });
     const order: string[] = [];
-    server.use(async (_ctx, next) => { order.push('use 1'); await next(); order.push('use 1 after'); });
-    server.use(async (_ctx, next) => { order.push('use 2'); await next(); });
+    server.use(async (_ctx, next) => {
+      order.push('use 1');
+      await next();
+      order.push('use 1 after');
+    });
+    server.use(async (_ctx, next) => {
+      order.push('use 2');
+      await next();
+    });
     server.useRoute(async (_ctx, _route, next) => {
       order.push('route 1');
       await next();
       order.push('route 1 after');
     });
-    server.useRoute(async (_ctx, _route, next) => { order.push('route 2'); await next(); });
+    server.useRoute(async (_ctx, _route, next) => {
+      order.push('route 2');
+      await next();
+    });
     const handler = (ctx: { body: unknown }): void => {
       order.push('handler');
       ctx.body = { ok: true };

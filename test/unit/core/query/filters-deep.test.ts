@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 const resolve = (raw: unknown, uid = ARTICLE): FilterNode | undefined => resolveFilters(registry, uid, raw);
-const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', name, type } as FieldRef);
+const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', name, type }) as FieldRef;
 const ID: FieldRef = { kind: 'system', name: 'id' };
 const PUBLISHED_EN: Scope = { status: 'published', locale: 'en' };
 
@@ -29,41 +29,70 @@ function where(filters: unknown, uid = ARTICLE, scope: Scope = PUBLISHED_EN): { 
   const node = resolve(filters, uid);
   if (!node) throw new Error('no filter');
   const table = registry.contentType(uid).collectionName;
-  const { sql, bindings } = applyFilters(db(table).select('id'), registry, uid, node, undefined, scope).toSQL().toNative();
+  const { sql, bindings } = applyFilters(db(table).select('id'), registry, uid, node, undefined, scope)
+    .toSQL()
+    .toNative();
   return { sql: sql.replace(/^select "id" from "\w+" where /, ''), bindings: [...bindings] };
 }
-
 
 describe('resolveFilters: deep nodes', () => {
   it('a relation node per side and kind, its filter resolved against the target', () => {
     const name = { type: 'condition', field: attr('name', 'string'), operator: '$eq', value: 'Ann' };
     expect(resolve({ author: { name: 'Ann' } })).toEqual({
-      type: 'relation', attribute: 'author', target: AUTHOR, link: { kind: 'owning', toMany: false }, node: name,
+      type: 'relation',
+      attribute: 'author',
+      target: AUTHOR,
+      link: { kind: 'owning', toMany: false },
+      node: name,
     });
     expect(resolve({ tags: { name: 'Ann' } })).toMatchObject({ target: TAG, link: { kind: 'owning', toMany: true } });
-    expect(resolve({ articles: { title: 'x' } }, AUTHOR)).toMatchObject({ link: { kind: 'inverse', owner: 'author', ownerToMany: false, toMany: true } });
-    expect(resolve({ articles: { title: 'x' } }, TAG)).toMatchObject({ link: { kind: 'inverse', owner: 'tags', ownerToMany: true, toMany: true } });
-    expect(resolve({ cover: { name: 'a.png' } })).toMatchObject({ target: 'plugin::upload.file', link: { kind: 'media', toMany: false } });
-    expect(resolve({ gallery: { $null: 'true' } })).toMatchObject({ link: { kind: 'media', toMany: true }, node: { field: ID, operator: '$null', value: true } });
+    expect(resolve({ articles: { title: 'x' } }, AUTHOR)).toMatchObject({
+      link: { kind: 'inverse', owner: 'author', ownerToMany: false, toMany: true },
+    });
+    expect(resolve({ articles: { title: 'x' } }, TAG)).toMatchObject({
+      link: { kind: 'inverse', owner: 'tags', ownerToMany: true, toMany: true },
+    });
+    expect(resolve({ cover: { name: 'a.png' } })).toMatchObject({
+      target: 'plugin::upload.file',
+      link: { kind: 'media', toMany: false },
+    });
+    expect(resolve({ gallery: { $null: 'true' } })).toMatchObject({
+      link: { kind: 'media', toMany: true },
+      node: { field: ID, operator: '$null', value: true },
+    });
   });
 
   it('operators, bare values and arrays on a relation test the related id; groups nest inside it', () => {
-    expect(resolve({ author: '3' })).toMatchObject({ node: { type: 'condition', field: ID, operator: '$eq', value: '3' } });
+    expect(resolve({ author: '3' })).toMatchObject({
+      node: { type: 'condition', field: ID, operator: '$eq', value: '3' },
+    });
     expect(resolve({ author: ['3', '4'] })).toMatchObject({ node: { field: ID, operator: '$in', value: ['3', '4'] } });
-    expect(resolve({ author: { $notNull: true } })).toMatchObject({ node: { field: ID, operator: '$notNull', value: true } });
+    expect(resolve({ author: { $notNull: true } })).toMatchObject({
+      node: { field: ID, operator: '$notNull', value: true },
+    });
     expect(resolve({ author: { $or: [{ name: 'a' }, { $null: true }] } })).toMatchObject({
       node: { type: 'or', nodes: [{ field: attr('name', 'string') }, { field: ID, operator: '$null' }] },
     });
     expect(resolve({ author: { articles: { author: { documentId: 'x' } } } })).toMatchObject({
-      node: { type: 'relation', link: { kind: 'inverse' }, node: { type: 'relation', node: { field: { kind: 'system', name: 'documentId' } } } },
+      node: {
+        type: 'relation',
+        link: { kind: 'inverse' },
+        node: { type: 'relation', node: { field: { kind: 'system', name: 'documentId' } } },
+      },
     });
   });
 
   it('component nodes, with the instance id', () => {
     expect(resolve({ seo: { keywords: { value: 'pg' } } })).toEqual({
-      type: 'component', attribute: 'seo', component: 'shared.seo', repeatable: false,
+      type: 'component',
+      attribute: 'seo',
+      component: 'shared.seo',
+      repeatable: false,
       node: {
-        type: 'component', attribute: 'keywords', component: 'shared.keyword', repeatable: true,
+        type: 'component',
+        attribute: 'keywords',
+        component: 'shared.keyword',
+        repeatable: true,
         node: { type: 'condition', field: attr('value', 'string'), operator: '$eq', value: 'pg' },
       },
     });
@@ -72,33 +101,57 @@ describe('resolveFilters: deep nodes', () => {
 
   it('dynamic zones: a branch per component with one of the names, `absent` for the names it lacks', () => {
     expect(resolve({ blocks: { title: 'Q' } })).toEqual({
-      type: 'dynamiczone', attribute: 'blocks',
-      branches: [{ component: 'shared.quote', node: { type: 'condition', field: attr('title', 'string'), operator: '$eq', value: 'Q' } }],
+      type: 'dynamiczone',
+      attribute: 'blocks',
+      branches: [
+        {
+          component: 'shared.quote',
+          node: { type: 'condition', field: attr('title', 'string'), operator: '$eq', value: 'Q' },
+        },
+      ],
     });
     const either = resolve({ blocks: { $or: [{ title: 'Q' }, { body: 'b' }] } });
     expect(either).toMatchObject({
       branches: [
-        { component: 'shared.rich-text', node: { type: 'or', nodes: [{ type: 'absent', attribute: 'title' }, { field: attr('body', 'richtext') }] } },
-        { component: 'shared.quote', node: { type: 'or', nodes: [{ field: attr('title', 'string') }, { field: attr('body', 'text') }] } },
+        {
+          component: 'shared.rich-text',
+          node: { type: 'or', nodes: [{ type: 'absent', attribute: 'title' }, { field: attr('body', 'richtext') }] },
+        },
+        {
+          component: 'shared.quote',
+          node: { type: 'or', nodes: [{ field: attr('title', 'string') }, { field: attr('body', 'text') }] },
+        },
       ],
     });
     expect(resolve({ blocks: { id: '1' } })).toMatchObject({ branches: [{}, {}, {}, {}] });
-    for (const empty of [{ blocks: {} }, { blocks: { title: {} } }, { seo: {} }, { author: {} }]) expect(resolve(empty)).toBeUndefined();
+    for (const empty of [{ blocks: {} }, { blocks: { title: {} } }, { seo: {} }, { author: {} }])
+      expect(resolve(empty)).toBeUndefined();
   });
 
   it('refuses what cannot be read, with the path Strapi 5.54 reports', () => {
-    expect(errorOf(() => resolve({ author: { password: 'x' } })).details).toMatchObject({ key: 'password', path: 'author' });
-    expect(errorOf(() => resolve({ cover: { folderPath: 'x' } })).message).toBe('Invalid key folderPath at cover.folderPath');
+    expect(errorOf(() => resolve({ author: { password: 'x' } })).details).toMatchObject({
+      key: 'password',
+      path: 'author',
+    });
+    expect(errorOf(() => resolve({ cover: { folderPath: 'x' } })).message).toBe(
+      'Invalid key folderPath at cover.folderPath',
+    );
     expect(errorOf(() => resolve({ seo: 'x' })).message).toBe('Invalid key seo');
     expect(errorOf(() => resolve({ seo: { keywords: ['a'] } })).message).toBe('Invalid key keywords at seo.keywords');
-    expect(errorOf(() => resolve({ blocks: { $not: { nope: 1 } } })).details).toMatchObject({ key: 'nope', path: 'blocks' });
+    expect(errorOf(() => resolve({ blocks: { $not: { nope: 1 } } })).details).toMatchObject({
+      key: 'nope',
+      path: 'blocks',
+    });
     expect(errorOf(() => resolve({ seo: { keywords: { $eq: 'x' } } })).message).toBe('Invalid key $eq at seo.keywords');
-    expect(errorOf(() => resolve({ author: { id: { $eq: 'abc' } } })).details).toMatchObject({ key: 'id', path: 'author.id.$eq' });
+    expect(errorOf(() => resolve({ author: { id: { $eq: 'abc' } } })).details).toMatchObject({
+      key: 'id',
+      path: 'author.id.$eq',
+    });
   });
 });
 
 describe('compileFilters: deep SQL', () => {
-  it('owning to-one: containment of any matching target\'s document_id (uncorrelated, GIN-served), the target in the read\'s scope', () => {
+  it("owning to-one: containment of any matching target's document_id (uncorrelated, GIN-served), the target in the read's scope", () => {
     expect(where({ author: { name: 'Ann' } })).toEqual({
       sql: '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, "_vf1"."document_id") FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb))))',
       bindings: ['author', '{"name":"Ann"}'],
@@ -114,18 +167,23 @@ describe('compileFilters: deep SQL', () => {
       sql: '("tags"."document_id" IN (SELECT "_vf1_o".v FROM "articles" AS "_vf1", jsonb_array_elements_text(CASE WHEN jsonb_typeof("_vf1"."data"->$1) = \'array\' THEN "_vf1"."data"->$2 END) AS "_vf1_o"(v) WHERE "_vf1"."published_at" IS NULL AND "_vf1"."locale" = $3 AND (("_vf1"."data"->>$4)::numeric > $5::numeric)))',
       bindings: ['tags', 'tags', 'fr', 'views', '1'],
     });
-    expect(where({ articles: { title: 'x' } }, AUTHOR).sql).toContain('("authors"."document_id" IN (SELECT "_vf1"."data"->>$1 FROM "articles" AS "_vf1" WHERE');
+    expect(where({ articles: { title: 'x' } }, AUTHOR).sql).toContain(
+      '("authors"."document_id" IN (SELECT "_vf1"."data"->>$1 FROM "articles" AS "_vf1" WHERE',
+    );
   });
 
   it('media: the file id, one or an array', () => {
-    expect(where({ cover: { name: 'a' } }).sql).toMatch(/^\(\("articles"\."data"->>\$1\) IN \(SELECT "_vf1"\."id"::text FROM "files" AS "_vf1" WHERE/);
+    expect(where({ cover: { name: 'a' } }).sql).toMatch(
+      /^\(\("articles"\."data"->>\$1\) IN \(SELECT "_vf1"\."id"::text FROM "files" AS "_vf1" WHERE/,
+    );
     expect(where({ gallery: { name: 'a' } }).sql).toMatch(
       /^EXISTS \(SELECT 1 FROM jsonb_array_elements_text\(.*"articles"\."data"->\$2 END\) AS "_vf1_h"\(v\) WHERE "_vf1_h"\.v IN \(SELECT "_vf1"\."id"::text FROM "files"/,
     );
   });
 
   it('id presence is (NOT) EXISTS; a condition true on nulls also matches rows with nothing related', () => {
-    const any = 'SELECT 1 FROM "authors" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."data"->>$1 AND "_vf1"."published_at" IS NOT NULL';
+    const any =
+      'SELECT 1 FROM "authors" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."data"->>$1 AND "_vf1"."published_at" IS NOT NULL';
     expect(where({ author: { $null: true } }).sql).toBe(`(NOT EXISTS (${any}))`);
     expect(where({ author: { id: { $notNull: 'false' } } }).sql).toBe(`(NOT EXISTS (${any}))`);
     expect(where({ author: { $notNull: true } }).sql).toBe(`(EXISTS (${any}))`);
@@ -138,19 +196,36 @@ describe('compileFilters: deep SQL', () => {
 
   it('nested levels get their own aliases; the outer row is always qualified', () => {
     const { sql } = where({ articles: { author: { name: 'Bob' } } }, TAG);
-    expect(sql).toMatch(/\("_vf1"\."data" @> ANY \(ARRAY\(SELECT jsonb_build_object\(\$\d+::text, "_vf2"\."document_id"\) FROM "authors" AS "_vf2" WHERE/);
-    const aliased = compileFilters(resolve({ author: { name: 'x' } })!, { registry, uid: ARTICLE, source: { alias: 'r' } });
+    expect(sql).toMatch(
+      /\("_vf1"\."data" @> ANY \(ARRAY\(SELECT jsonb_build_object\(\$\d+::text, "_vf2"\."document_id"\) FROM "authors" AS "_vf2" WHERE/,
+    );
+    const aliased = compileFilters(resolve({ author: { name: 'x' } })!, {
+      registry,
+      uid: ARTICLE,
+      source: { alias: 'r' },
+    });
     expect(aliased.sql).toMatch(/^\("r"\."data" @> ANY/);
-    const nulls = compileFilters(resolve({ author: { name: { $null: true } } })!, { registry, uid: ARTICLE, source: { alias: 'r' } });
+    const nulls = compileFilters(resolve({ author: { name: { $null: true } } })!, {
+      registry,
+      uid: ARTICLE,
+      source: { alias: 'r' },
+    });
     expect(nulls.sql).toContain('= "r"."data"->>?');
     // without a scope: published rows, any locale
-    const unscoped = compileFilters(resolve({ articles: { title: 'x' } }, TAG)!, { registry, uid: TAG, source: { alias: 'r' } }).sql;
+    const unscoped = compileFilters(resolve({ articles: { title: 'x' } }, TAG)!, {
+      registry,
+      uid: TAG,
+      source: { alias: 'r' },
+    }).sql;
     expect(unscoped).toContain('"_vf1"."published_at" IS NOT NULL AND (');
     expect(unscoped).not.toContain('locale');
   });
 
   it('components: a single one in place, repeatable items and dynamic zone items through jsonb_array_elements', () => {
-    expect(where({ seo: { metaTitle: 'x' } })).toEqual({ sql: '(("articles"."data"->$1) @> $2::jsonb)', bindings: ['seo', '{"metaTitle":"x"}'] });
+    expect(where({ seo: { metaTitle: 'x' } })).toEqual({
+      sql: '(("articles"."data"->$1) @> $2::jsonb)',
+      bindings: ['seo', '{"metaTitle":"x"}'],
+    });
     expect(where({ seo: { id: 3 } }).sql).toBe('((("articles"."data"->$1)->>\'id\')::bigint = $2::bigint)');
     expect(where({ seo: { keywords: { value: { $contains: 'p' } } } })).toEqual({
       sql: `(EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(("articles"."data"->$1)->$2) = 'array' THEN ("articles"."data"->$3)->$4 END) AS "_vf1"(v) WHERE ("_vf1".v->>$5 LIKE $6::text)))`,
@@ -163,13 +238,18 @@ describe('compileFilters: deep SQL', () => {
 
   it('a relation inside a dynamic zone item links from the item', () => {
     const { sql, bindings } = where({ blocks: { person: { name: 'Bob' } } });
-    expect(sql).toContain('"_vf1".v->>\'__component\' = $3 AND (("_vf1".v->>$4) IN (SELECT "_vf2"."document_id" FROM "authors" AS "_vf2" WHERE');
+    expect(sql).toContain(
+      '"_vf1".v->>\'__component\' = $3 AND (("_vf1".v->>$4) IN (SELECT "_vf2"."document_id" FROM "authors" AS "_vf2" WHERE',
+    );
     expect(bindings).toEqual(['blocks', 'blocks', 'shared.quote', 'person', '{"name":"Bob"}']);
   });
 
   it('never splices a value into the SQL, however deep', () => {
     const hostile = "x'); DROP TABLE authors; --";
-    const { sql, bindings } = where({ tags: { articles: { author: { name: { $contains: hostile } } } }, blocks: { title: hostile } });
+    const { sql, bindings } = where({
+      tags: { articles: { author: { name: { $contains: hostile } } } },
+      blocks: { title: hostile },
+    });
     expect(sql).not.toContain('DROP');
     expect(bindings).toContain(`%${hostile}%`);
   });

@@ -41,36 +41,66 @@ describe('applyFilters: SQL per operator', () => {
   });
 
   it('comparisons cast per type', () => {
-    expect(where({ views: { $ne: '3' } })).toEqual({ sql: '(("data"->>$1)::numeric <> $2::numeric)', bindings: ['views', '3'] });
-    expect(where({ rating: { $lt: '4.5' } })).toEqual({ sql: '(("data"->>$1)::numeric < $2::numeric)', bindings: ['rating', '4.5'] });
+    expect(where({ views: { $ne: '3' } })).toEqual({
+      sql: '(("data"->>$1)::numeric <> $2::numeric)',
+      bindings: ['views', '3'],
+    });
+    expect(where({ rating: { $lt: '4.5' } })).toEqual({
+      sql: '(("data"->>$1)::numeric < $2::numeric)',
+      bindings: ['rating', '4.5'],
+    });
     expect(where({ price: { $lte: 1 } }).sql).toBe('(("data"->>$1)::numeric <= $2::numeric)');
-    expect(where({ isFeatured: { $gt: 'false' } })).toEqual({ sql: '(("data"->>$1)::boolean > $2::boolean)', bindings: ['isFeatured', false] });
-    expect(where({ publishDate: { $gte: '2024-01-01' } })).toEqual({ sql: '("data"->>$1 >= $2::text)', bindings: ['publishDate', '2024-01-01'] });
+    expect(where({ isFeatured: { $gt: 'false' } })).toEqual({
+      sql: '(("data"->>$1)::boolean > $2::boolean)',
+      bindings: ['isFeatured', false],
+    });
+    expect(where({ publishDate: { $gte: '2024-01-01' } })).toEqual({
+      sql: '("data"->>$1 >= $2::text)',
+      bindings: ['publishDate', '2024-01-01'],
+    });
     expect(where({ title: { $ne: 'x' } }).sql).toBe('("data"->>$1 <> $2::text)');
   });
 
   it('$in is one containment per value; $notIn is NOT IN; empty lists are constants', () => {
-    expect(where({ views: ['1', '2'] })).toEqual({ sql: '(("data" @> $1::jsonb OR "data" @> $2::jsonb))', bindings: ['{"views":1}', '{"views":2}'] });
-    expect(where({ views: { $notIn: ['1', '2'] } })).toEqual({ sql: '(("data"->>$1)::numeric NOT IN ($2::numeric, $3::numeric))', bindings: ['views', '1', '2'] });
+    expect(where({ views: ['1', '2'] })).toEqual({
+      sql: '(("data" @> $1::jsonb OR "data" @> $2::jsonb))',
+      bindings: ['{"views":1}', '{"views":2}'],
+    });
+    expect(where({ views: { $notIn: ['1', '2'] } })).toEqual({
+      sql: '(("data"->>$1)::numeric NOT IN ($2::numeric, $3::numeric))',
+      bindings: ['views', '1', '2'],
+    });
     expect(where({ views: { $in: [] } }).sql).toBe('(FALSE)');
     expect(where({ views: { $notIn: [] } }).sql).toBe('(TRUE)');
   });
 
   it('$between is inclusive BETWEEN', () => {
-    expect(where({ views: { $between: ['1', '9'] } })).toEqual({ sql: '(("data"->>$1)::numeric BETWEEN $2::numeric AND $3::numeric)', bindings: ['views', '1', '9'] });
+    expect(where({ views: { $between: ['1', '9'] } })).toEqual({
+      sql: '(("data"->>$1)::numeric BETWEEN $2::numeric AND $3::numeric)',
+      bindings: ['views', '1', '9'],
+    });
   });
 
   it('text operators: LIKE, LOWER for the i variants, % and _ unescaped, a trailing backslash kept literal', () => {
-    expect(where({ title: { $contains: 'a_b%' } })).toEqual({ sql: '("data"->>$1 LIKE $2::text)', bindings: ['title', '%a_b%%'] });
+    expect(where({ title: { $contains: 'a_b%' } })).toEqual({
+      sql: '("data"->>$1 LIKE $2::text)',
+      bindings: ['title', '%a_b%%'],
+    });
     expect(where({ title: { $notContains: 'a' } }).sql).toBe('("data"->>$1 NOT LIKE $2::text)');
-    expect(where({ title: { $containsi: 'A' } })).toEqual({ sql: '(LOWER("data"->>$1) LIKE LOWER($2::text))', bindings: ['title', '%A%'] });
+    expect(where({ title: { $containsi: 'A' } })).toEqual({
+      sql: '(LOWER("data"->>$1) LIKE LOWER($2::text))',
+      bindings: ['title', '%A%'],
+    });
     expect(where({ title: { $notContainsi: 'A' } }).sql).toBe('(LOWER("data"->>$1) NOT LIKE LOWER($2::text))');
     expect(where({ title: { $startsWith: 'a' } }).bindings).toEqual(['title', 'a%']);
     expect(where({ title: { $startsWithi: 'a' } }).sql).toBe('(LOWER("data"->>$1) LIKE LOWER($2::text))');
     expect(where({ title: { $endsWith: 'a' } }).bindings).toEqual(['title', '%a']);
     expect(where({ title: { $endsWithi: 'a\\' } }).bindings).toEqual(['title', '%a\\\\']);
     expect(where({ title: { $endsWith: 'a\\\\' } }).bindings).toEqual(['title', '%a\\\\']);
-    expect(where({ title: { $eqi: 'A' } })).toEqual({ sql: '(LOWER("data"->>$1) = LOWER($2::text))', bindings: ['title', 'A'] });
+    expect(where({ title: { $eqi: 'A' } })).toEqual({
+      sql: '(LOWER("data"->>$1) = LOWER($2::text))',
+      bindings: ['title', 'A'],
+    });
     expect(where({ title: { $nei: 'A' } }).sql).toBe('(LOWER("data"->>$1) <> LOWER($2::text))');
   });
 
@@ -79,18 +109,27 @@ describe('applyFilters: SQL per operator', () => {
       sql: '(("data" @> $1::jsonb AND NULLIF("data"->$2, \'null\'::jsonb) = $3::jsonb))',
       bindings: ['{"meta":{"a":1}}', 'meta', '{"a":1}'],
     });
-    expect(where({ meta: { $ne: 'x' } })).toEqual({ sql: '(NULLIF("data"->$1, \'null\'::jsonb) <> $2::jsonb)', bindings: ['meta', '"x"'] });
+    expect(where({ meta: { $ne: 'x' } })).toEqual({
+      sql: '(NULLIF("data"->$1, \'null\'::jsonb) <> $2::jsonb)',
+      bindings: ['meta', '"x"'],
+    });
   });
 
   it('system fields read their columns', () => {
     expect(where({ id: '7' })).toEqual({ sql: '("id" = $1::bigint)', bindings: ['7'] });
-    expect(where({ documentId: { $in: ['a', 'b'] } })).toEqual({ sql: '("document_id" IN ($1::text, $2::text))', bindings: ['a', 'b'] });
+    expect(where({ documentId: { $in: ['a', 'b'] } })).toEqual({
+      sql: '("document_id" IN ($1::text, $2::text))',
+      bindings: ['a', 'b'],
+    });
     expect(where({ locale: 'fr' }).sql).toBe('("locale" = $1::text)');
     expect(where({ createdAt: { $gt: '2024-01-01' } })).toEqual({
-      sql: '("created_at" > $1::timestamptz)', bindings: ['2024-01-01T00:00:00.000Z'],
+      sql: '("created_at" > $1::timestamptz)',
+      bindings: ['2024-01-01T00:00:00.000Z'],
     });
     expect(where({ publishedAt: { $null: true } }).sql).toBe('("published_at" IS NULL)');
-    expect(where({ updatedAt: { $startsWith: '2024' } }).sql).toBe(`(to_char("updated_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') LIKE $1::text)`);
+    expect(where({ updatedAt: { $startsWith: '2024' } }).sql).toBe(
+      `(to_char("updated_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') LIKE $1::text)`,
+    );
     expect(where({ id: { $contains: '1' } }).sql).toBe('("id"::text LIKE $1::text)');
   });
 
@@ -108,7 +147,11 @@ describe('applyFilters: SQL per operator', () => {
 
   it('never splices a value into the SQL', () => {
     const hostile = "x'); DROP TABLE articles; --";
-    const { sql, bindings } = where({ title: { $contains: hostile }, summary: hostile, $or: [{ slug: { $in: [hostile] } }] });
+    const { sql, bindings } = where({
+      title: { $contains: hostile },
+      summary: hostile,
+      $or: [{ slug: { $in: [hostile] } }],
+    });
     expect(sql).not.toContain('DROP');
     expect(bindings).toContain(`%${hostile}%`);
   });

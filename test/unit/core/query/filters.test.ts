@@ -14,14 +14,14 @@ beforeAll(async () => {
 });
 
 const resolve = (raw: unknown) => resolveFilters(registry, ARTICLE, raw);
-const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', name, type } as FieldRef);
+const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', name, type }) as FieldRef;
 const views = attr('views', 'integer');
 const title = attr('title', 'string');
 
-
 describe('resolveFilters: shapes', () => {
   it('nothing to filter on', () => {
-    for (const raw of [undefined, null, '', {}, { $and: [] }, { $or: [{}] }, { title: {} }, { title: undefined }]) expect(resolve(raw)).toBeUndefined();
+    for (const raw of [undefined, null, '', {}, { $and: [] }, { $or: [{}] }, { title: {} }, { title: undefined }])
+      expect(resolve(raw)).toBeUndefined();
   });
 
   it('a bare value is $eq, a bare array $in', () => {
@@ -34,10 +34,13 @@ describe('resolveFilters: shapes', () => {
       type: 'and',
       nodes: [
         { type: 'condition', field: title, operator: '$eq', value: 'x' },
-        { type: 'and', nodes: [
-          { type: 'condition', field: views, operator: '$gt', value: 1 },
-          { type: 'condition', field: views, operator: '$lt', value: 9 },
-        ] },
+        {
+          type: 'and',
+          nodes: [
+            { type: 'condition', field: views, operator: '$gt', value: 1 },
+            { type: 'condition', field: views, operator: '$lt', value: 9 },
+          ],
+        },
       ],
     });
   });
@@ -53,104 +56,165 @@ describe('resolveFilters: shapes', () => {
   });
 
   it('$and/$or take arrays, or objects whose keys are all indexes (qs past its arrayLimit)', () => {
-    const expected = { type: 'or', nodes: [
-      { type: 'condition', field: title, operator: '$eq', value: 'a' },
-      { type: 'condition', field: title, operator: '$eq', value: 'b' },
-    ] };
+    const expected = {
+      type: 'or',
+      nodes: [
+        { type: 'condition', field: title, operator: '$eq', value: 'a' },
+        { type: 'condition', field: title, operator: '$eq', value: 'b' },
+      ],
+    };
     expect(resolve({ $or: [{ title: 'a' }, { title: 'b' }] })).toEqual(expected);
     expect(resolve({ $or: { 150: { title: 'b' }, 7: { title: 'a' } } })).toEqual(expected);
-    expect(resolve({ views: { $in: { 1: '2', 0: '1' } } })).toEqual({ type: 'condition', field: views, operator: '$in', value: [1, 2] });
+    expect(resolve({ views: { $in: { 1: '2', 0: '1' } } })).toEqual({
+      type: 'condition',
+      field: views,
+      operator: '$in',
+      value: [1, 2],
+    });
   });
 
   it('$not at root and at attribute level; a bare value under $not is $eq', () => {
-    expect(resolve({ $not: { title: 'x' } })).toEqual({ type: 'not', node: { type: 'condition', field: title, operator: '$eq', value: 'x' } });
-    expect(resolve({ views: { $not: { $gt: '3' } } })).toEqual({ type: 'not', node: { type: 'condition', field: views, operator: '$gt', value: 3 } });
-    expect(resolve({ views: { $not: '3' } })).toEqual({ type: 'not', node: { type: 'condition', field: views, operator: '$eq', value: 3 } });
+    expect(resolve({ $not: { title: 'x' } })).toEqual({
+      type: 'not',
+      node: { type: 'condition', field: title, operator: '$eq', value: 'x' },
+    });
+    expect(resolve({ views: { $not: { $gt: '3' } } })).toEqual({
+      type: 'not',
+      node: { type: 'condition', field: views, operator: '$gt', value: 3 },
+    });
+    expect(resolve({ views: { $not: '3' } })).toEqual({
+      type: 'not',
+      node: { type: 'condition', field: views, operator: '$eq', value: 3 },
+    });
   });
 
   it('system fields, and locale only on localized types', () => {
     expect(resolve({ documentId: 'abc' })).toMatchObject({ field: { kind: 'system', name: 'documentId' } });
     expect(resolve({ locale: 'en' })).toMatchObject({ field: { kind: 'system', name: 'locale' } });
-    expect(resolve({ id: { $in: ['1', 2] } })).toMatchObject({ field: { kind: 'system', name: 'id' }, value: ['1', '2'] });
-    expect(errorOf(() => resolveFilters(registry, 'api::tag.tag', { locale: 'en' })).message).toBe('Invalid key locale');
+    expect(resolve({ id: { $in: ['1', 2] } })).toMatchObject({
+      field: { kind: 'system', name: 'id' },
+      value: ['1', '2'],
+    });
+    expect(errorOf(() => resolveFilters(registry, 'api::tag.tag', { locale: 'en' })).message).toBe(
+      'Invalid key locale',
+    );
   });
 
   it('private attributes only when the caller allows them; passwords never', () => {
-    expect(errorOf(() => resolve({ internalNotes: 'x' })).details).toEqual({ key: 'internalNotes', path: 'internalNotes', source: 'query', param: 'filters' });
-    expect(resolveFilters(registry, ARTICLE, { internalNotes: 'x' }, { allowPrivate: true })).toMatchObject({ field: { name: 'internalNotes' } });
+    expect(errorOf(() => resolve({ internalNotes: 'x' })).details).toEqual({
+      key: 'internalNotes',
+      path: 'internalNotes',
+      source: 'query',
+      param: 'filters',
+    });
+    expect(resolveFilters(registry, ARTICLE, { internalNotes: 'x' }, { allowPrivate: true })).toMatchObject({
+      field: { name: 'internalNotes' },
+    });
   });
 });
 
 describe('resolveFilters: casts', () => {
-  const valueOf = (field: string, op: string, raw: unknown): unknown => (resolve({ [field]: { [op]: raw } }) as { value: unknown }).value;
+  const castValueOf = (field: string, op: string, raw: unknown): unknown =>
+    (resolve({ [field]: { [op]: raw } }) as { value: unknown }).value;
 
-  it('casts to the attribute type with the write path\'s normalisation', () => {
-    expect(valueOf('views', '$eq', '12')).toBe(12);
-    expect(valueOf('views', '$lt', '2.5')).toBe(2.5); // integers take any number, as Strapi's NumberField
-    expect(valueOf('rating', '$gte', '-0')).toBe(0);
-    expect(valueOf('isFeatured', '$eq', 'true')).toBe(true);
-    expect(valueOf('isFeatured', '$eq', '0')).toBe(false);
-    expect(valueOf('publishDate', '$eq', '2024-03-01T23:00:00-02:00')).toBe('2024-03-02');
-    expect(valueOf('readingTime', '$eq', '07:05')).toBe('07:05:00');
-    expect(valueOf('createdAt', '$gt', '2024-01-01')).toBe('2024-01-01T00:00:00.000Z');
-    expect(valueOf('createdAt', '$gt', '2024-01-01T10:00:00+02:00')).toBe('2024-01-01T08:00:00.000Z');
+  it("casts to the attribute type with the write path's normalisation", () => {
+    expect(castValueOf('views', '$eq', '12')).toBe(12);
+    expect(castValueOf('views', '$lt', '2.5')).toBe(2.5); // integers take any number, as Strapi's NumberField
+    expect(castValueOf('rating', '$gte', '-0')).toBe(0);
+    expect(castValueOf('isFeatured', '$eq', 'true')).toBe(true);
+    expect(castValueOf('isFeatured', '$eq', '0')).toBe(false);
+    expect(castValueOf('publishDate', '$eq', '2024-03-01T23:00:00-02:00')).toBe('2024-03-02');
+    expect(castValueOf('readingTime', '$eq', '07:05')).toBe('07:05:00');
+    expect(castValueOf('createdAt', '$gt', '2024-01-01')).toBe('2024-01-01T00:00:00.000Z');
+    expect(castValueOf('createdAt', '$gt', '2024-01-01T10:00:00+02:00')).toBe('2024-01-01T08:00:00.000Z');
     // constraints are not type: an email filter need not be an email, an enum value need not exist
-    expect(valueOf('contactEmail', '$eq', 'nobody')).toBe('nobody');
-    expect(valueOf('category', '$eq', 'sports')).toBe('sports');
+    expect(castValueOf('contactEmail', '$eq', 'nobody')).toBe('nobody');
+    expect(castValueOf('category', '$eq', 'sports')).toBe('sports');
   });
 
   it('json values: JSON text is parsed, other text is a JSON string', () => {
-    expect(valueOf('meta', '$eq', '{"a":[1,2]}')).toEqual({ a: [1, 2] });
-    expect(valueOf('meta', '$eq', '3')).toBe(3);
-    expect(valueOf('meta', '$eq', 'plain')).toBe('plain');
+    expect(castValueOf('meta', '$eq', '{"a":[1,2]}')).toEqual({ a: [1, 2] });
+    expect(castValueOf('meta', '$eq', '3')).toBe(3);
+    expect(castValueOf('meta', '$eq', 'plain')).toBe('plain');
   });
 
   it('text operators keep the text, numbers as written', () => {
-    expect(valueOf('views', '$contains', '1')).toBe('1');
-    expect(valueOf('title', '$containsi', 12)).toBe('12');
+    expect(castValueOf('views', '$contains', '1')).toBe('1');
+    expect(castValueOf('title', '$containsi', 12)).toBe('12');
   });
 
   it('$null/$notNull take booleans and their spellings', () => {
-    expect(valueOf('rating', '$null', 'true')).toBe(true);
-    expect(valueOf('rating', '$notNull', 'false')).toBe(false);
-    expect(valueOf('rating', '$null', false)).toBe(false);
-    expect(errorOf(() => valueOf('rating', '$null', 'maybe')).details).toMatchObject({ key: 'rating', path: 'rating.$null' });
+    expect(castValueOf('rating', '$null', 'true')).toBe(true);
+    expect(castValueOf('rating', '$notNull', 'false')).toBe(false);
+    expect(castValueOf('rating', '$null', false)).toBe(false);
+    expect(errorOf(() => castValueOf('rating', '$null', 'maybe')).details).toMatchObject({
+      key: 'rating',
+      path: 'rating.$null',
+    });
   });
 
   it('null only for $eq/$ne', () => {
-    expect(resolve({ rating: null })).toEqual({ type: 'condition', field: attr('rating', 'float'), operator: '$eq', value: null });
-    expect(valueOf('rating', '$ne', null)).toBeNull();
-    expect(errorOf(() => valueOf('rating', '$gt', null)).message).toBe('rating.$gt cannot be null');
-    expect(errorOf(() => valueOf('rating', '$in', ['1', null])).details).toMatchObject({ path: 'rating.$in.1' });
+    expect(resolve({ rating: null })).toEqual({
+      type: 'condition',
+      field: attr('rating', 'float'),
+      operator: '$eq',
+      value: null,
+    });
+    expect(castValueOf('rating', '$ne', null)).toBeNull();
+    expect(errorOf(() => castValueOf('rating', '$gt', null)).message).toBe('rating.$gt cannot be null');
+    expect(errorOf(() => castValueOf('rating', '$in', ['1', null])).details).toMatchObject({ path: 'rating.$in.1' });
   });
 
   it('a value that cannot be cast is a 400 naming the key and where it sits, with value null', () => {
-    expect(errorOf(() => valueOf('views', '$eq', 'ten'))).toEqual({
-      status: 400, name: 'ValidationError', message: 'views.$eq must be a `number` type',
+    expect(errorOf(() => castValueOf('views', '$eq', 'ten'))).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      message: 'views.$eq must be a `number` type',
       details: { key: 'views', path: 'views.$eq', source: 'query', param: 'filters', value: null },
     });
     // dates in Strapi 5.54's words, without details
     expect(errorOf(() => resolve({ $or: [{ publishDate: 'soon' }] }))).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid format, expected yyyy-MM-dd', details: {},
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid format, expected yyyy-MM-dd',
+      details: {},
     });
-    expect(errorOf(() => valueOf('title', '$eq', { nested: 'x' })).message).toBe('title.$eq must be a single value');
-    expect(errorOf(() => valueOf('title', '$contains', 'a\u0000')).details).toMatchObject({ key: 'title' });
-    expect(errorOf(() => valueOf('views', '$eq', '1e999')).details).toMatchObject({ key: 'views' });
-    expect(errorOf(() => valueOf('id', '$eq', '1.5')).details).toMatchObject({ key: 'id' });
+    expect(errorOf(() => castValueOf('title', '$eq', { nested: 'x' })).message).toBe(
+      'title.$eq must be a single value',
+    );
+    expect(errorOf(() => castValueOf('title', '$contains', 'a\u0000')).details).toMatchObject({ key: 'title' });
+    expect(errorOf(() => castValueOf('views', '$eq', '1e999')).details).toMatchObject({ key: 'views' });
+    expect(errorOf(() => castValueOf('id', '$eq', '1.5')).details).toMatchObject({ key: 'id' });
   });
 
   it('$between takes exactly two values', () => {
-    expect(valueOf('views', '$between', ['1', '5'])).toEqual([1, 5]);
-    for (const bad of ['1', ['1'], ['1', '2', '3']]) expect(errorOf(() => valueOf('views', '$between', bad)).message).toBe('views.$between expects an array of two values');
+    expect(castValueOf('views', '$between', ['1', '5'])).toEqual([1, 5]);
+    for (const bad of ['1', ['1'], ['1', '2', '3']])
+      expect(errorOf(() => castValueOf('views', '$between', bad)).message).toBe(
+        'views.$between expects an array of two values',
+      );
   });
 });
 
 describe('resolveFilters: refusals', () => {
   // the paths as Strapi 5.54 reports them: the attributes leading to the key, null at the top
   it('unknown attributes and operators, and operators in the wrong case, are invalid keys', () => {
-    expect(errorOf(() => resolve({ nope: 'x' })).details).toEqual({ key: 'nope', path: null, source: 'query', param: 'filters' });
-    expect(errorOf(() => resolve({ title: { $EQ: 'x' } })).details).toEqual({ key: '$EQ', path: 'title', source: 'query', param: 'filters' });
-    expect(errorOf(() => resolve({ $or: [{ title: { $like: 'x' } }] }))).toMatchObject({ message: 'Invalid key $like at title', details: { key: '$like', path: 'title' } });
+    expect(errorOf(() => resolve({ nope: 'x' })).details).toEqual({
+      key: 'nope',
+      path: null,
+      source: 'query',
+      param: 'filters',
+    });
+    expect(errorOf(() => resolve({ title: { $EQ: 'x' } })).details).toEqual({
+      key: '$EQ',
+      path: 'title',
+      source: 'query',
+      param: 'filters',
+    });
+    expect(errorOf(() => resolve({ $or: [{ title: { $like: 'x' } }] }))).toMatchObject({
+      message: 'Invalid key $like at title',
+      details: { key: '$like', path: 'title' },
+    });
     expect(errorOf(() => resolve({ $eq: 'x' })).message).toBe('Invalid key $eq');
     expect(errorOf(() => resolve({ title: { $or: ['x'] } })).message).toBe('Invalid key $or at title');
     expect(errorOf(() => resolve({ meta: { $between: ['1', '2'] } })).message).toBe('Invalid key $between at meta');
@@ -165,12 +229,18 @@ describe('resolveFilters: refusals', () => {
     expect(errorOf(() => resolve([{ title: 'x' }])).details).toMatchObject({ key: 'filters' });
   });
 
-  it('operators on a component or dynamic zone itself are invalid keys; media need the upload plugin\'s file type', () => {
+  it("operators on a component or dynamic zone itself are invalid keys; media need the upload plugin's file type", () => {
     for (const name of ['seo', 'blocks']) {
-      expect(errorOf(() => resolve({ [name]: { $null: 'true' } }))).toMatchObject({ message: `Invalid key $null at ${name}`, details: { key: '$null', path: name } });
+      expect(errorOf(() => resolve({ [name]: { $null: 'true' } }))).toMatchObject({
+        message: `Invalid key $null at ${name}`,
+        details: { key: '$null', path: name },
+      });
     }
     // the blog's schemas alone: no `plugin::upload.file` to filter through
-    expect(errorOf(() => resolveFilters(bare, ARTICLE, { cover: { $null: 'true' } }))).toMatchObject({ message: 'Invalid key cover', details: { path: 'cover' } });
+    expect(errorOf(() => resolveFilters(bare, ARTICLE, { cover: { $null: 'true' } }))).toMatchObject({
+      message: 'Invalid key cover',
+      details: { path: 'cover' },
+    });
   });
 
   it('bounds nesting', () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  copyAttributesToLocales, holds, holdsAny, listWithout, setAttribute, setRanks, withoutRank,
+  copyAttributesToLocales,
+  holds,
+  holdsAny,
+  listWithout,
+  setAttribute,
+  setRanks,
+  withoutRank,
 } from '../../../../core/query/jsonb-writes.ts';
 
 describe('raw JSONB writes', () => {

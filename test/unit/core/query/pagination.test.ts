@@ -8,10 +8,18 @@ describe('parsePagination', () => {
     expect(parsePagination(undefined, config)).toEqual({ start: 0, limit: 25, style: 'page', withCount: true });
   });
   it('reads page/pageSize and start/limit, clamping sizes to [1, maxLimit] and start to >= 0', () => {
-    expect(parsePagination({ page: '3', pageSize: '10' }, config)).toMatchObject({ start: 20, limit: 10, style: 'page' });
+    expect(parsePagination({ page: '3', pageSize: '10' }, config)).toMatchObject({
+      start: 20,
+      limit: 10,
+      style: 'page',
+    });
     expect(parsePagination({ pageSize: '500' }, config).limit).toBe(100);
     expect(parsePagination({ pageSize: '0' }, config).limit).toBe(1);
-    expect(parsePagination({ start: '-5', limit: '10' }, config)).toMatchObject({ start: 0, limit: 10, style: 'offset' });
+    expect(parsePagination({ start: '-5', limit: '10' }, config)).toMatchObject({
+      start: 0,
+      limit: 10,
+      style: 'offset',
+    });
     expect(parsePagination({ limit: '-1' }, config).limit).toBe(100);
     expect(parsePagination({ limit: '-1' }, { ...config, maxLimit: null }).limit).toBeNull();
   });
@@ -27,7 +35,9 @@ describe('parsePagination', () => {
     expect(parsePagination({ page: '2', pageSize: '-1' }, config)).toMatchObject({ start: 1, limit: 1 });
   });
   it('refuses mixed styles, non-numbers and unknown keys', () => {
-    expect(() => parsePagination({ page: '1', limit: '2' }, config)).toThrow('Cannot use both page & offset pagination in the same query');
+    expect(() => parsePagination({ page: '1', limit: '2' }, config)).toThrow(
+      'Cannot use both page & offset pagination in the same query',
+    );
     expect(() => parsePagination({ page: 'x' }, config)).toThrow(/page/);
     expect(() => parsePagination({ size: '2' }, config)).toThrow('Invalid key size');
     expect(() => parsePagination('7', config)).toThrow(/pagination/);
@@ -36,8 +46,20 @@ describe('parsePagination', () => {
 
 describe('paginationMeta', () => {
   it('answers in the style asked', () => {
-    expect(paginationMeta({ start: 20, limit: 10, style: 'page', withCount: true }, 42)).toEqual({ page: 3, pageSize: 10, pageCount: 5, total: 42 });
-    expect(paginationMeta({ start: 5, limit: 10, style: 'offset', withCount: true }, 42)).toEqual({ start: 5, limit: 10, total: 42 });
-    expect(paginationMeta({ start: 0, limit: 10, style: 'page', withCount: false }, null)).toEqual({ page: 1, pageSize: 10 });
+    expect(paginationMeta({ start: 20, limit: 10, style: 'page', withCount: true }, 42)).toEqual({
+      page: 3,
+      pageSize: 10,
+      pageCount: 5,
+      total: 42,
+    });
+    expect(paginationMeta({ start: 5, limit: 10, style: 'offset', withCount: true }, 42)).toEqual({
+      start: 5,
+      limit: 10,
+      total: 42,
+    });
+    expect(paginationMeta({ start: 0, limit: 10, style: 'page', withCount: false }, null)).toEqual({
+      page: 1,
+      pageSize: 10,
+    });
   });
 });

@@ -14,7 +14,11 @@ beforeAll(async () => {
 function compile(populate: PopulateTree, shared?: SharedRenders) {
   let n = 0;
   const ctx: SelectContext = {
-    registry, scope: { status: 'published', locale: null }, redact: true, alias: () => `t${++n}`, shared,
+    registry,
+    scope: { status: 'published', locale: null },
+    redact: true,
+    alias: () => `t${++n}`,
+    shared,
   };
   return documentJson(ctx, registry.contentType('api::article.article'), 'r', { fields: ['title'], populate });
 }
@@ -42,10 +46,13 @@ describe('populate nodes under output keys', () => {
     expect(shared.ctes[1].sql).toContain(`'email'`);
     // a window or a total is cut per document, never shared
     const more: SharedRenders = { root: 'r', page: '"v:page"', ctes: [] };
-    compile({
-      a: { attribute: 'tags', pagination: { start: 0, limit: 1 } },
-      b: { attribute: 'gallery', total: true },
-    }, more);
+    compile(
+      {
+        a: { attribute: 'tags', pagination: { start: 0, limit: 1 } },
+        b: { attribute: 'gallery', total: true },
+      },
+      more,
+    );
     expect(more.ctes).toEqual([]);
   });
 });
@@ -81,10 +88,16 @@ describe('pagination and total of a populated list', () => {
 describe('permissions follow the attribute, not the key', () => {
   it('an alias of a relation the caller may not read is dropped; an allowed one kept under its key', () => {
     const allows = (action: string) => action !== 'api::author.author.find';
-    const pruned = prunePopulate(registry, 'api::article.article', {
-      writer: { attribute: 'author' }, labels: { attribute: 'tags' },
-      blocks: { on: { 'shared.quote': { populate: { who: { attribute: 'person' } } } } },
-    }, allows);
+    const pruned = prunePopulate(
+      registry,
+      'api::article.article',
+      {
+        writer: { attribute: 'author' },
+        labels: { attribute: 'tags' },
+        blocks: { on: { 'shared.quote': { populate: { who: { attribute: 'person' } } } } },
+      },
+      allows,
+    );
     expect(pruned).toEqual({ labels: { attribute: 'tags' }, blocks: { on: { 'shared.quote': { populate: {} } } } });
   });
 });

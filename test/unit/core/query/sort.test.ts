@@ -19,10 +19,9 @@ afterAll(async () => {
 });
 
 const resolve = (raw: unknown): SortSpec[] => resolveSort(registry, ARTICLE, raw);
-const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', name, type } as FieldRef);
+const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', name, type }) as FieldRef;
 const title = attr('title', 'string');
 const views = attr('views', 'integer');
-
 
 describe('resolveSort', () => {
   it('nothing to sort by', () => {
@@ -39,7 +38,10 @@ describe('resolveSort', () => {
   });
 
   it('comma lists, arrays, objects, arrays of objects, and index-keyed objects', () => {
-    const expected = [{ field: views, order: 'desc' }, { field: title, order: 'asc' }];
+    const expected = [
+      { field: views, order: 'desc' },
+      { field: title, order: 'asc' },
+    ];
     expect(resolve('views:desc,title')).toEqual(expected);
     expect(resolve('views:desc, title')).toEqual(expected);
     expect(resolve(['views:desc', 'title:asc'])).toEqual(expected);
@@ -59,40 +61,79 @@ describe('resolveSort', () => {
 
   it('unknown, private, json and non-scalar names are invalid keys', () => {
     expect(errorOf(() => resolve('nope'))).toEqual({
-      status: 400, name: 'ValidationError', message: 'Invalid key nope', details: { key: 'nope', path: null, source: 'query', param: 'sort' },
+      status: 400,
+      name: 'ValidationError',
+      message: 'Invalid key nope',
+      details: { key: 'nope', path: null, source: 'query', param: 'sort' },
     });
-    for (const name of ['internalNotes', 'meta', 'body', 'author', 'cover', 'seo', 'blocks']) expect(errorOf(() => resolve(name)).message).toBe(`Invalid key ${name}`);
-    expect(resolveSort(registry, ARTICLE, 'internalNotes', { allowPrivate: true })).toEqual([{ field: attr('internalNotes', 'string'), order: 'asc' }]);
+    for (const name of ['internalNotes', 'meta', 'body', 'author', 'cover', 'seo', 'blocks'])
+      expect(errorOf(() => resolve(name)).message).toBe(`Invalid key ${name}`);
+    expect(resolveSort(registry, ARTICLE, 'internalNotes', { allowPrivate: true })).toEqual([
+      { field: attr('internalNotes', 'string'), order: 'asc' },
+    ]);
     expect(errorOf(() => resolve('title.x')).details).toMatchObject({ key: 'x', path: 'title' });
   });
 
   it('paths through relations and components, dotted, nested, in arrays', () => {
-    const author = { type: 'relation', attribute: 'author', target: 'api::author.author', link: { kind: 'owning', toMany: false } };
+    const author = {
+      type: 'relation',
+      attribute: 'author',
+      target: 'api::author.author',
+      link: { kind: 'owning', toMany: false },
+    };
     const byAuthor = [{ field: attr('name', 'string'), order: 'desc', path: [author] }];
     expect(resolve('author.name:desc')).toEqual(byAuthor);
     expect(resolve({ author: { name: 'desc' } })).toEqual(byAuthor);
     expect(resolve([{ author: { name: 'DESC' } }])).toEqual(byAuthor);
-    expect(resolve({ author: { name: 'asc', email: 'desc' } }).map((s) => [s.field.name, s.order])).toEqual([['name', 'asc'], ['email', 'desc']]);
-    expect(resolve('seo.keywords.value')).toEqual([{
-      field: attr('value', 'string'), order: 'asc',
-      path: [
-        { type: 'component', attribute: 'seo', component: 'shared.seo', repeatable: false },
-        { type: 'component', attribute: 'keywords', component: 'shared.keyword', repeatable: true },
-      ],
-    }]);
-    expect(resolveSort(registry, 'api::author.author', 'articles.id:desc')).toEqual([{
-      field: { kind: 'system', name: 'id' }, order: 'desc',
-      path: [{ type: 'relation', attribute: 'articles', target: ARTICLE, link: { kind: 'inverse', owner: 'author', ownerToMany: false, toMany: true } }],
-    }]);
+    expect(resolve({ author: { name: 'asc', email: 'desc' } }).map((s) => [s.field.name, s.order])).toEqual([
+      ['name', 'asc'],
+      ['email', 'desc'],
+    ]);
+    expect(resolve('seo.keywords.value')).toEqual([
+      {
+        field: attr('value', 'string'),
+        order: 'asc',
+        path: [
+          { type: 'component', attribute: 'seo', component: 'shared.seo', repeatable: false },
+          { type: 'component', attribute: 'keywords', component: 'shared.keyword', repeatable: true },
+        ],
+      },
+    ]);
+    expect(resolveSort(registry, 'api::author.author', 'articles.id:desc')).toEqual([
+      {
+        field: { kind: 'system', name: 'id' },
+        order: 'desc',
+        path: [
+          {
+            type: 'relation',
+            attribute: 'articles',
+            target: ARTICLE,
+            link: { kind: 'inverse', owner: 'author', ownerToMany: false, toMany: true },
+          },
+        ],
+      },
+    ]);
     expect(resolve('author.address.id')[0].field).toEqual({ kind: 'system', name: 'id' });
   });
 
   it('a path must end on a sortable scalar, pass no dynamic zone, and stay short', () => {
-    expect(errorOf(() => resolve('author'))).toMatchObject({ message: 'Invalid key author', details: { path: 'author' } });
-    expect(errorOf(() => resolve('author.articles'))).toMatchObject({ message: 'Invalid key articles at author.articles', details: { path: 'author.articles' } });
-    expect(errorOf(() => resolve('blocks.title'))).toMatchObject({ message: 'Invalid key blocks', details: { path: 'blocks' } });
+    expect(errorOf(() => resolve('author'))).toMatchObject({
+      message: 'Invalid key author',
+      details: { path: 'author' },
+    });
+    expect(errorOf(() => resolve('author.articles'))).toMatchObject({
+      message: 'Invalid key articles at author.articles',
+      details: { path: 'author.articles' },
+    });
+    expect(errorOf(() => resolve('blocks.title'))).toMatchObject({
+      message: 'Invalid key blocks',
+      details: { path: 'blocks' },
+    });
     expect(errorOf(() => resolve('author.name.x')).details).toMatchObject({ key: 'x', path: 'author.name' });
-    expect(errorOf(() => resolve('tags.articles.internalNotes')).details).toMatchObject({ key: 'internalNotes', path: 'tags.articles.internalNotes' });
+    expect(errorOf(() => resolve('tags.articles.internalNotes')).details).toMatchObject({
+      key: 'internalNotes',
+      path: 'tags.articles.internalNotes',
+    });
     expect(errorOf(() => resolve('author.articles.meta')).message).toBe('Invalid key meta at author.articles.meta');
     expect(errorOf(() => resolve('author.:desc')).message).toMatch(/empty/);
     expect(errorOf(() => resolve(`${'author.articles.'.repeat(MAX_SORT_DEPTH)}title`)).message).toMatch(/more than/);
@@ -113,7 +154,9 @@ describe('resolveSort', () => {
 
 describe('applySort', () => {
   const orderBy = (specs: SortSpec[], alias?: string): { sql: string; bindings: unknown[] } => {
-    const { sql, bindings } = applySort(db('articles').select('id'), registry, ARTICLE, specs, alias).toSQL().toNative();
+    const { sql, bindings } = applySort(db('articles').select('id'), registry, ARTICLE, specs, alias)
+      .toSQL()
+      .toNative();
     return { sql: sql.replace(/^select "id" from "articles" order by /, ''), bindings: [...bindings] };
   };
 
@@ -134,7 +177,7 @@ describe('applySort', () => {
     expect(orderBy(resolve('title'), 'a').sql).toBe('"a"."data"->>$1 asc, "a"."id" asc');
   });
 
-  it('a to-one relation is a scalar subquery in the read\'s scope; the outer row is qualified', () => {
+  it("a to-one relation is a scalar subquery in the read's scope; the outer row is qualified", () => {
     expect(orderBy(resolve('author.name:desc'))).toEqual({
       sql: '(SELECT "_vs1"."data"->>$1 FROM "authors" AS "_vs1" WHERE "_vs1"."document_id" = "articles"."data"->>$2 AND "_vs1"."published_at" IS NOT NULL ORDER BY "_vs1"."id" LIMIT 1) desc, "id" asc',
       bindings: ['name', 'author'],
@@ -143,12 +186,20 @@ describe('applySort', () => {
   });
 
   it('to-many steps take MIN ascending and MAX descending (bool_and/bool_or for booleans), with scope', () => {
-    const tagSort = (order: string): string => `(SELECT ${order}("_vs1"."data"->>$1) FROM "tags" AS "_vs1" WHERE "articles"."data"->$2 @> jsonb_build_array("_vs1"."document_id") AND "_vs1"."published_at" IS NOT NULL)`;
+    const tagSort = (order: string): string =>
+      `(SELECT ${order}("_vs1"."data"->>$1) FROM "tags" AS "_vs1" WHERE "articles"."data"->$2 @> jsonb_build_array("_vs1"."document_id") AND "_vs1"."published_at" IS NOT NULL)`;
     expect(orderBy(resolve('tags.name')).sql).toBe(`${tagSort('MIN')} asc, "id" asc`);
     expect(orderBy(resolve('tags.name:desc')).sql).toBe(`${tagSort('MAX')} desc, "id" asc`);
     const specs = resolveSort(registry, 'api::author.author', 'articles.isFeatured:desc');
-    const { sql, bindings } = applySort(db('authors').select('id'), registry, 'api::author.author', specs, undefined, { status: 'draft', locale: 'fr' }).toSQL().toNative();
-    expect(sql).toBe('select "id" from "authors" order by (SELECT bool_or(("_vs1"."data"->>$1)::boolean) FROM "articles" AS "_vs1" WHERE "_vs1"."data" @> jsonb_build_object($2::text, "authors"."document_id") AND "_vs1"."published_at" IS NULL AND "_vs1"."locale" = $3) desc, "id" asc');
+    const { sql, bindings } = applySort(db('authors').select('id'), registry, 'api::author.author', specs, undefined, {
+      status: 'draft',
+      locale: 'fr',
+    })
+      .toSQL()
+      .toNative();
+    expect(sql).toBe(
+      'select "id" from "authors" order by (SELECT bool_or(("_vs1"."data"->>$1)::boolean) FROM "articles" AS "_vs1" WHERE "_vs1"."data" @> jsonb_build_object($2::text, "authors"."document_id") AND "_vs1"."published_at" IS NULL AND "_vs1"."locale" = $3) desc, "id" asc',
+    );
     expect(bindings).toEqual(['isFeatured', 'author', 'fr']);
   });
 
