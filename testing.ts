@@ -13,7 +13,8 @@ import { createTestDatabase, type TestDatabase } from './database/test-database.
 import { createConnection } from './database/connection.ts';
 import { usersPermissionsPlugin } from './plugins/users-permissions/index.ts';
 
-// biome-ignore lint/suspicious/noExplicitAny: a body is whatever the server sent; tests narrow it by asserting (as supertest's)
+/* biome-ignore lint/suspicious/noExplicitAny: a body is whatever the server sent; tests narrow it
+   by asserting (as supertest's) */
 export interface TestResponse<T = any> {
   status: number;
   headers: Headers;

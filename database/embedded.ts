@@ -73,7 +73,10 @@ export interface EmbeddedPostgresHandle {
   url: string;
   /** Absolute `opts.dataDir`. */
   dataDir: string;
-  /** Where the cluster really lives: `<dataDir>/pg`, or under /var/lib/vellum when root and postgres can't reach dataDir. */
+  /**
+   * Where the cluster really lives: `<dataDir>/pg`, or under /var/lib/vellum when root and postgres
+   * can't reach dataDir.
+   */
   clusterDir: string;
   /** Whether this is another process's server (`attach`): `stop()` then does nothing. */
   attached: boolean;
@@ -105,7 +108,9 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   if (running?.owner) {
     if (opts.attach) return attach(running, { dataDir, clusterDir, password, database, log });
     throw new Error(
-      `PostgreSQL (pid ${running.pid}) on ${clusterDir} belongs to a running process (pid ${running.owner.pid}: ${running.owner.command.slice(0, 80)}); is another Vellum instance using ${dataDir}?`,
+      `PostgreSQL (pid ${running.pid}) on ${clusterDir} belongs to a running process ` +
+        `(pid ${running.owner.pid}: ${running.owner.command.slice(0, 80)}); ` +
+        `is another Vellum instance using ${dataDir}?`,
     );
   }
   if (running) await stopOrphanedPostmaster(running.pid, clusterDir, log);
@@ -148,7 +153,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       // A port picked by freePort() can be taken before postgres binds it; a fresh pick usually succeeds.
       if (!opts.port && attempt < 3 && tail.some((l) => /could not bind/.test(l))) continue;
       throw new Error(
-        `Embedded PostgreSQL failed to start on ${clusterDir} (port ${port}): ${(err as Error).message}. Its log:\n${tail.join('\n')}`,
+        `Embedded PostgreSQL failed to start on ${clusterDir} (port ${port}): ${(err as Error).message}. ` +
+          `Its log:\n${tail.join('\n')}`,
       );
     }
     // Restarts keep the port: the app's pool holds this URL.
@@ -183,7 +189,8 @@ async function ensurePostgresUser(): Promise<Ids> {
       return await lookup();
     } catch (err) {
       throw new Error(
-        `Running as root, and the system user "${USER}" that must run PostgreSQL is missing and could not be created: ${(err as Error).message}`,
+        `Running as root, and the system user "${USER}" that must run PostgreSQL is missing ` +
+          `and could not be created: ${(err as Error).message}`,
       );
     }
   });
@@ -201,7 +208,9 @@ async function chooseClusterDir(dataDir: string, ids: Ids | undefined, log: Embe
   if (!(await reachable(parent, ids)))
     throw new Error(`Neither ${dataDir} nor ${parent} is reachable by the "${USER}" user (uid ${ids.uid})`);
   log.warn(
-    `${dataDir} is not reachable by the "${USER}" user (uid ${ids.uid}), so the embedded database cluster lives in ${fallback}; credentials stay in ${path.join(dataDir, 'credentials.json')}`,
+    `${dataDir} is not reachable by the "${USER}" user (uid ${ids.uid}), ` +
+      `so the embedded database cluster lives in ${fallback}; ` +
+      `credentials stay in ${path.join(dataDir, 'credentials.json')}`,
   );
   return fallback;
 }
@@ -254,7 +263,10 @@ interface RunningPostmaster {
   owner?: { pid: number; command: string };
 }
 
-/** The postmaster serving `clusterDir` per its pid file, if one is alive; postgres itself copes with stale pid files. */
+/**
+ * The postmaster serving `clusterDir` per its pid file, if one is alive; postgres itself copes with
+ * stale pid files.
+ */
 async function runningPostmaster(clusterDir: string): Promise<RunningPostmaster | undefined> {
   const pidFile = await fs.readFile(path.join(clusterDir, 'postmaster.pid'), 'utf8').catch(() => '');
   const pid = Number.parseInt(pidFile.split('\n')[0], 10);
@@ -288,7 +300,8 @@ async function attach(
   const port = Number.parseInt(lines[3], 10);
   await ensureDatabase(port, o.password, o.database);
   o.log.info(
-    `attached to the embedded PostgreSQL on 127.0.0.1:${port} that pid ${running.owner?.pid} runs (cluster ${o.clusterDir})`,
+    `attached to the embedded PostgreSQL on 127.0.0.1:${port} that pid ${running.owner?.pid} runs ` +
+      `(cluster ${o.clusterDir})`,
   );
   return {
     url: clusterUrl(o.password, port, o.database),

@@ -23,7 +23,8 @@ commands:
 async function start(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { app: { type: 'string' } }, strict: true });
   const appDir = values.app ? path.resolve(values.app) : path.join(ROOT, 'examples/blog');
-  // loaded on use: importing the app's modules takes most of a second, which `help` and usage mistakes need not wait for
+  // loaded on use: importing the app's modules takes most of a second, which `help` and usage
+  // mistakes need not wait for
   const { createVellumApp } = await import('../index.ts');
   let stopping = false;
   const stop = async (reason: string, code: number): Promise<void> => {

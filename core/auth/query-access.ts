@@ -61,7 +61,10 @@ function checkPopulate(tree: PopulateTree | undefined, allows: Allows): void {
   }
 }
 
-/** Throws a 400 when the query's filters or sort (at any populate level) pass through a relation the caller may not read. */
+/**
+ * Throws a 400 when the query's filters or sort (at any populate level) pass through a relation
+ * the caller may not read.
+ */
 export function assertQueryAccess(
   query: { filters?: FilterNode; sort?: SortSpec[]; populate?: PopulateTree },
   allows: Allows,

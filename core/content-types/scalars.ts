@@ -36,8 +36,8 @@ const MAX_UNIQUE_BYTES = 2048;
 
 const UID_PATTERN = /^[A-Za-z0-9-_.~]*$/;
 // The WHATWG (HTML form) email rule, also what yup uses.
-const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const EMAIL_LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
+const EMAIL = new RegExp(`^[A-Za-z0-9.!#$%&'*+/=?^_\`{|}~-]+@${EMAIL_LABEL}(?:\\.${EMAIL_LABEL})*$`);
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DIGITS = /^-?\d+$/;
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -76,7 +76,8 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // would decompress it again, while doing it before the limit would copy every matching row's
   // document. OFFSET 0 keeps PostgreSQL from inlining the expression into each `data->'key'`.
   const rows = frag(
-    `SELECT ${ROW_COLUMNS.map((c) => (c === 'data' ? `p.data || '{}'::jsonb AS data` : `p.${c}`)).join(', ')} FROM (?) p OFFSET 0`,
+    `SELECT ${ROW_COLUMNS.map((c) => (c === 'data' ? `p.data || '{}'::jsonb AS data` : `p.${c}`)).join(', ')} ` +
+      'FROM (?) p OFFSET 0',
     [ordered as unknown as Knex.Value],
   );
   let from: Frag;
@@ -95,8 +96,11 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
       : frag('?', [matching(req, 'c').count('*') as unknown as Knex.Value]);
   // as text, pg hands the string over as it came; as json, it would parse it
   const asText = req.json ? '::text' : '';
+  const withCtes = ctes.length > 0 ? `WITH ${ctes.map((c) => c.sql).join(', ')} ` : '';
+  const totalColumn = count ? `, (${count.sql}) AS total` : '';
   const query = req.db.raw(
-    `${ctes.length > 0 ? `WITH ${ctes.map((c) => c.sql).join(', ')} ` : ''}SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} r), '[]'::json)${asText} AS data${count ? `, (${count.sql}) AS total` : ''}`,
+    `${withCtes}SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} r), '[]'::json)` +
+      `${asText} AS data${totalColumn}`,
     [...ctes.flatMap((c) => c.bindings), ...doc.bindings, ...from.bindings, ...(count?.bindings ?? [])],
   );
   // compiled once: to name the statement and to run it (knex hands `options.name` to pg, which

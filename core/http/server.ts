@@ -164,7 +164,8 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const body = JSON.stringify({ data: null, error: appErr.toJSON() });
   socket.end(
     `HTTP/1.1 ${appErr.status} ${http.STATUS_CODES[appErr.status]}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

@@ -56,7 +56,10 @@ export interface AppOptions {
 
 export interface App {
   readonly appDir: string;
-  /** the folder served at the root, where the local upload provider writes (`server.publicDir`, default `<app>/public`) */
+  /**
+   * the folder served at the root, where the local upload provider writes (`server.publicDir`,
+   * default `<app>/public`)
+   */
   readonly publicDir: string;
   /** the environment config files saw (process.env unless the caller passed one) */
   readonly env: Readonly<Record<string, string | undefined>>;

@@ -10,7 +10,10 @@ import { validationError } from '../errors.ts';
 import type { FilterNode, PopulateTree, SortSpec } from './types.ts';
 
 export interface QueryLimits {
-  /** relations, media, components and dynamic zones one filter or sort path may go through (`api.rest.maxQueryDepth`) */
+  /**
+   * relations, media, components and dynamic zones one filter or sort path may go through
+   * (`api.rest.maxQueryDepth`)
+   */
   maxDepth: number;
   /** conditions in one request's filters, populate filters included (`api.rest.maxQueryConditions`) */
   maxConditions: number;
@@ -53,7 +56,8 @@ function sizeOf(node: FilterNode): Size {
 
 const tooDeep = (param: string, limits: QueryLimits) =>
   validationError(
-    `${param} may go through at most ${limits.maxDepth} relations, components or dynamic zones (api.rest.maxQueryDepth)`,
+    `${param} may go through at most ${limits.maxDepth} relations, components or dynamic zones ` +
+      '(api.rest.maxQueryDepth)',
     { key: param, source: 'query', param, limit: limits.maxDepth },
   );
 

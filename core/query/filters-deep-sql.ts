@@ -156,7 +156,9 @@ function matchingTargets(
   const inScope = scopeCondition(ct, alias, scope);
   const more = from ? `, ${from.sql}` : '';
   return {
-    sql: `SELECT ${what.sql} FROM ${quote(ct.collectionName)} AS ${quote(alias)}${more} WHERE ${inScope.sql} AND ${match.sql}`,
+    sql:
+      `SELECT ${what.sql} FROM ${quote(ct.collectionName)} AS ${quote(alias)}${more} ` +
+      `WHERE ${inScope.sql} AND ${match.sql}`,
     bindings: [...what.bindings, ...(from?.bindings ?? []), ...inScope.bindings, ...match.bindings],
   };
 }

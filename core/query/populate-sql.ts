@@ -102,11 +102,14 @@ function shareRender(
   const cast = target.key === 'id' ? '::bigint' : '';
   const refs = target.toMany
     ? `SELECT x.v${cast} FROM ${shared.page} p, jsonb_array_elements_text(${arrayOf(value)}) x(v)`
-    : `SELECT (p.data->>${lit(name)})${cast} FROM ${shared.page} p${target.key === 'id' ? ` WHERE jsonb_typeof(${value}) = 'number'` : ''}`;
+    : `SELECT (p.data->>${lit(name)})${cast} FROM ${shared.page} p` +
+      (target.key === 'id' ? ` WHERE jsonb_typeof(${value}) = 'number'` : '');
   const key = `${t}.${target.key}`;
   shared.ctes.push(
     frag(
-      `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS k, ${doc.sql} AS j FROM ${quote(target.ct.collectionName)} ${t} WHERE ${key} IN (${refs}) AND ${scope.sql} ORDER BY ${key}, ${t}.id)`,
+      `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS k, ${doc.sql} AS j ` +
+        `FROM ${quote(target.ct.collectionName)} ${t} WHERE ${key} IN (${refs}) AND ${scope.sql} ` +
+        `ORDER BY ${key}, ${t}.id)`,
       [...doc.bindings, ...scope.bindings],
     ),
   );
@@ -124,7 +127,9 @@ function lookUp(h: string, data: string, name: string, target: SharedTarget, ctx
   const o = ctx.alias();
   return list(
     frag(
-      `SELECT json_agg(${h}.j ORDER BY ${o}.n) FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${o}(v, n) JOIN ${h} ON ${h}.k = ${o}.v${cast}`,
+      `SELECT json_agg(${h}.j ORDER BY ${o}.n) ` +
+        `FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${o}(v, n) ` +
+        `JOIN ${h} ON ${h}.k = ${o}.v${cast}`,
     ),
   );
 }
@@ -404,13 +409,16 @@ function relation(
       : `jsonb_build_object(${lit(own.attribute)}, ${owner!.alias}.document_id)`;
     from = `${quote(target.collectionName)} ${t}`;
     link = `${t}.data @> ${held}`;
-    natural = `(SELECT min(f.id) FROM ${quote(target.collectionName)} f WHERE f.document_id = ${t}.document_id), ${t}.id`;
+    const firstId = `(SELECT min(f.id) FROM ${quote(target.collectionName)} f WHERE f.document_id = ${t}.document_id)`;
+    natural = `${firstId}, ${t}.id`;
     // a to-many side in the owners' ranks (inverse-order.ts); owners without one first, by age
     const rank = `(${t}.data->${lit(ORDER_KEY)}->${lit(own.attribute)}->>${owner!.alias}.document_id)::float8`;
     if (toMany) natural = `${rank} NULLS FIRST, ${natural}`;
   } else if (toMany) {
     const o = ctx.alias();
-    from = `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) JOIN ${quote(target.collectionName)} ${t} ON ${t}.document_id = ${o}.v`;
+    from =
+      `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) ` +
+      `JOIN ${quote(target.collectionName)} ${t} ON ${t}.document_id = ${o}.v`;
     link = 'TRUE';
     natural = `${o}.n`;
   } else {
@@ -443,7 +451,8 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
   const doc = documentJson(ctx, files, f, node);
   if (!multiple) {
     return frag(
-      `(SELECT ${doc.sql} FROM ${quote(files.collectionName)} ${f} WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`,
+      `(SELECT ${doc.sql} FROM ${quote(files.collectionName)} ${f} ` +
+        `WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`,
       doc.bindings,
     );
   }

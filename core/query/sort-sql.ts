@@ -13,7 +13,8 @@
  * would visit every row reachable through the path once per row above it: exponential in
  * the path's length) but a look-up in a map of every row of that table to its value,
  *
- *   (SELECT jsonb_object_agg("_vm2"."id", <value of "_vm2">) FROM "articles" AS "_vm2" WHERE <scope>)->>"_vs1"."id"::text
+ *   (SELECT jsonb_object_agg("_vm2"."id", <value of "_vm2">)
+ *     FROM "articles" AS "_vm2" WHERE <scope>)->>"_vs1"."id"::text
  *
  * which does not depend on the outer row, so PostgreSQL builds it once per statement (an
  * InitPlan): a path through N relations costs N passes over the tables involved.
@@ -83,7 +84,9 @@ function valueMap(
   const value = sortValue(ctx, { alias, table: ct.collectionName }, rest, spec, depth);
   const inScope = scopeCondition(ct, alias, ctx.scope);
   return {
-    sql: `(SELECT jsonb_object_agg(${quote(alias)}."id", ${value.sql}) FROM ${quote(ct.collectionName)} AS ${quote(alias)} WHERE ${inScope.sql})`,
+    sql:
+      `(SELECT jsonb_object_agg(${quote(alias)}."id", ${value.sql}) ` +
+      `FROM ${quote(ct.collectionName)} AS ${quote(alias)} WHERE ${inScope.sql})`,
     bindings: [...value.bindings, ...inScope.bindings],
   };
 }

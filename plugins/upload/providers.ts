@@ -79,6 +79,7 @@ export async function loadProvider(
     if (typeof init === 'function') return { name: provider, provider: init(options) };
   }
   throw configurationError(
-    `config/plugins: upload provider "${provider}" was not found (tried @strapi/provider-upload-${provider} and ${provider})`,
+    `config/plugins: upload provider "${provider}" was not found ` +
+      `(tried @strapi/provider-upload-${provider} and ${provider})`,
   );
 }

@@ -19,7 +19,8 @@ export function createEmailSender(app: App, provider: EmailProvider | undefined)
       }
       app.log.info(
         { email: { to: message.to, subject: message.subject } },
-        `users-permissions email (no email provider configured) to ${message.to}: ${message.subject}\n\n${message.text}`,
+        `users-permissions email (no email provider configured) to ${message.to}: ` +
+          `${message.subject}\n\n${message.text}`,
       );
     },
   };
@@ -29,12 +30,18 @@ export function createEmailSender(app: App, provider: EmailProvider | undefined)
 export const resetPasswordEmail = (to: string, link: string): EmailMessage => ({
   to,
   subject: 'Reset password',
-  text: `We heard that you lost your password. Sorry about that!\n\nBut don't worry! You can use the following link to reset your password:\n\n${link}\n\nThanks.`,
+  text:
+    'We heard that you lost your password. Sorry about that!\n\n' +
+    "But don't worry! You can use the following link to reset your password:\n\n" +
+    `${link}\n\nThanks.`,
 });
 
 /** Strapi's default "Account confirmation" email. */
 export const confirmationEmail = (to: string, link: string): EmailMessage => ({
   to,
   subject: 'Account confirmation',
-  text: `Thank you for registering!\n\nYou have to confirm your email address. Please click on the link below.\n\n${link}\n\nThanks.`,
+  text:
+    'Thank you for registering!\n\n' +
+    'You have to confirm your email address. Please click on the link below.\n\n' +
+    `${link}\n\nThanks.`,
 });

@@ -119,7 +119,10 @@ export function createRoleService(app: App, ttlMs = 10_000): RoleService {
   };
 }
 
-/** Strapi's nested permissions object: `{ 'api::article': { controllers: { article: { find: { enabled, policy } } } } }`. */
+/**
+ * Strapi's nested permissions object:
+ * `{ 'api::article': { controllers: { article: { find: { enabled, policy } } } } }`.
+ */
 export type PermissionsTree = Record<
   string,
   { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }

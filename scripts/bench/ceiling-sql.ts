@@ -74,11 +74,13 @@ const published = (alias: string): string => `${alias}.published_at IS NOT NULL`
 
 /** The page's references in `attr` (a documentId or file id, or an array of them), as text. */
 const refs = (attr: string): string =>
-  `SELECT r FROM page p, jsonb_array_elements_text(CASE jsonb_typeof(p.data -> '${attr}') WHEN 'array' THEN p.data -> '${attr}' ELSE jsonb_build_array(p.data -> '${attr}') END) r`;
+  `SELECT r FROM page p, jsonb_array_elements_text(CASE jsonb_typeof(p.data -> '${attr}') ` +
+  `WHEN 'array' THEN p.data -> '${attr}' ELSE jsonb_build_array(p.data -> '${attr}') END) r`;
 
 /** A list of referenced documents from `docs` (a CTE keyed by `ref`), in the order of the jsonb array `ids`. */
 const listOf = (docs: string, ids: string): string =>
-  `coalesce((SELECT json_agg(d.doc ORDER BY r.ord) FROM jsonb_array_elements_text(${ids}) WITH ORDINALITY r(ref, ord) JOIN ${docs} d ON d.ref = r.ref), '[]'::json)`;
+  'coalesce((SELECT json_agg(d.doc ORDER BY r.ord) ' +
+  `FROM jsonb_array_elements_text(${ids}) WITH ORDINALITY r(ref, ord) JOIN ${docs} d ON d.ref = r.ref), '[]'::json)`;
 
 const blocks = (zone: string): string => `coalesce((SELECT json_agg(CASE b.item ->> '__component'
       WHEN 'shared.rich-text' THEN ${component('b.item', ['body'], true)}
@@ -94,6 +96,10 @@ const blocks = (zone: string): string => `coalesce((SELECT json_agg(CASE b.item 
  */
 export function ceilingSql(): string {
   const article = doc('p', ARTICLE, true).slice(0, -1); // reopened below to append the populated keys
+  const seo = component(`(p.data -> 'seo')`, ['metaTitle', 'metaDescription']);
+  const pagination =
+    `json_build_object('page', 1, 'pageSize', ${PAGE_SIZE}, ` +
+    `'pageCount', ceil(n / ${PAGE_SIZE}.0)::int, 'total', n)`;
   return `WITH page AS MATERIALIZED (
   SELECT a.id, a.document_id, a.locale, a.created_at, a.updated_at, a.published_at, a.data || '{}'::jsonb AS data
   FROM (SELECT * FROM articles a WHERE ${published('a')} AND a.locale = '${LOCALE}' ORDER BY a.id LIMIT ${PAGE_SIZE}) a
@@ -115,11 +121,11 @@ SELECT json_build_object(
     'tags', ${listOf('tags_docs', `p.data -> 'tags'`)},
     'cover', (SELECT d.doc FROM files_docs d WHERE d.ref = p.data ->> 'cover'),
     'gallery', ${listOf('files_docs', `p.data -> 'gallery'`)},
-    'seo', CASE WHEN jsonb_typeof(p.data -> 'seo') = 'object' THEN ${component(`(p.data -> 'seo')`, ['metaTitle', 'metaDescription'])} END,
+    'seo', CASE WHEN jsonb_typeof(p.data -> 'seo') = 'object' THEN ${seo} END,
     'blocks', ${blocks(`p.data -> 'blocks'`)},
     'localizations', coalesce((SELECT json_agg(${doc('l', ARTICLE, true)} ORDER BY l.id) FROM articles l
       WHERE l.document_id = p.document_id AND ${published('l')} AND l.locale IS DISTINCT FROM p.locale), '[]'::json)
   ) ORDER BY p.id) FROM page p), '[]'::json),
-  'meta', (SELECT json_build_object('pagination', json_build_object('page', 1, 'pageSize', ${PAGE_SIZE}, 'pageCount', ceil(n / ${PAGE_SIZE}.0)::int, 'total', n)) FROM total)
+  'meta', (SELECT json_build_object('pagination', ${pagination}) FROM total)
 )::text AS body`;
 }

@@ -47,7 +47,8 @@ export async function createCpuSampler(serverPid: number, databaseUrl: string): 
   const backends = async (): Promise<number[]> =>
     (
       await client.query<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'",
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() ' +
+          "AND backend_type = 'client backend'",
       )
     ).rows.map((r) => r.pid);
   const snapshot = async (pids: number[]): Promise<Map<number, number>> =>

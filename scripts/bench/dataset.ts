@@ -14,10 +14,12 @@ export interface Refs {
 
 type Json = Record<string, unknown>;
 
-const WORDS =
-  'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum'.split(
-    ' ',
-  );
+const WORDS = (
+  'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore ' +
+  'magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip ex ea commodo consequat ' +
+  'duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat ' +
+  'cupidatat non proident sunt culpa qui officia deserunt mollit anim id est laborum'
+).split(' ');
 const ADJ = [
   'Quick',
   'Practical',
@@ -212,7 +214,8 @@ export function createDataset(rnd: Random) {
 
     /** author `a`: address and 0–3 socials; three in four have an avatar */
     author(a: number, refs: Pick<Refs, 'mediaIds'>): Json {
-      const name = `${FIRST[a % FIRST.length]} ${LAST[(a * 7) % LAST.length]}${a >= FIRST.length ? ` ${Math.floor(a / FIRST.length) + 1}` : ''}`;
+      const suffix = a >= FIRST.length ? ` ${Math.floor(a / FIRST.length) + 1}` : '';
+      const name = `${FIRST[a % FIRST.length]} ${LAST[(a * 7) % LAST.length]}${suffix}`;
       const [city, country] = rnd.pick(CITIES);
       const handle = slugify(name);
       const data: Json = {

@@ -122,14 +122,17 @@ export function formatReport(results: WorkloadResult[], ceiling: CeilingResult |
   const out = [table([header, ...rows]), ''];
   for (const r of results.filter((x) => !ok(x))) {
     out.push(
-      `!!! ${r.name} does not answer 2xx: first answer ${r.first.status}, ${r.measured.non2xx} non-2xx and ${r.measured.errors} errors under load (${JSON.stringify(r.measured.statusCodes)})`,
+      `!!! ${r.name} does not answer 2xx: first answer ${r.first.status}, ` +
+        `${r.measured.non2xx} non-2xx and ${r.measured.errors} errors under load ` +
+        `(${JSON.stringify(r.measured.statusCodes)})`,
     );
     out.push(`!!!   GET ${r.path}`);
     for (const line of r.first.error?.split('\n') ?? []) out.push(`!!!   ${line.trim().slice(0, 600)}`);
   }
   if (ceiling)
     out.push(
-      `ceiling vs Vellum, list-populate answer: ${ceiling.comparison.equal ? 'equal' : 'DIFFERENT'}, ${ceiling.comparison.detail}`,
+      `ceiling vs Vellum, list-populate answer: ${ceiling.comparison.equal ? 'equal' : 'DIFFERENT'}, ` +
+        ceiling.comparison.detail,
     );
   out.push('', 'targets:');
   for (const c of checks) out.push(`  ${c.pass ? 'PASS' : 'FAIL'}  ${c.name}: ${c.detail}`);

@@ -77,7 +77,8 @@ async function startSeededVellum(options: BenchOptions, cleanup: Cleanup, quiet:
   const vellum = await startVellum(db.url, cleanup);
   const observer = await openObserver(vellum.appDir, db.url, cleanup);
   progress(
-    `Vellum (pid ${vellum.pid}) serving ${vellum.url} in ${since(t)}; seeding ${options.articles} articles with a full-access token…`,
+    `Vellum (pid ${vellum.pid}) serving ${vellum.url} in ${since(t)}; ` +
+      `seeding ${options.articles} articles with a full-access token…`,
   );
   const token = await observer.createToken('bench seeding');
   const seed = await seedBlog(createApi(vellum.url, token), { ...DEFAULT_COUNTS, articles: options.articles }).catch(
@@ -108,7 +109,8 @@ async function measureCeiling(
   const ceiling = await startCeiling(subject.databaseUrl, cleanup);
   const comparison = await compareAnswers(subject.url, ceiling.url, CEILING_PATH, load.headers);
   progress(
-    `ceiling (pid ${ceiling.pid}) vs Vellum on ${CEILING_PATH}: ${comparison.equal ? 'same answer' : 'DIFFERENT answers'}`,
+    `ceiling (pid ${ceiling.pid}) vs Vellum on ${CEILING_PATH}: ` +
+      (comparison.equal ? 'same answer' : 'DIFFERENT answers'),
   );
   progress('measuring ceiling…');
   const first = await firstAnswer(ceiling.url + CEILING_PATH, {});
@@ -118,19 +120,24 @@ async function measureCeiling(
 
 function header(options: BenchOptions, subject: Subject, targets: Targets): string {
   const lines = [
-    `Vellum bench, ${new Date().toISOString()}: node ${process.version}, ${os.cpus().length} CPUs, ${options.duration} s x ${options.connections} connections per workload after a ${options.warmup} s warm-up`,
+    `Vellum bench, ${new Date().toISOString()}: node ${process.version}, ${os.cpus().length} CPUs, ` +
+      `${options.duration} s x ${options.connections} connections per workload after a ${options.warmup} s warm-up`,
     `server: ${subject.label} at ${subject.url}`,
   ];
   const s = subject.seed;
   if (s)
     lines.push(
-      `dataset: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ${s.counts.articles} articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), seeded in ${s.seconds.toFixed(1)} s (${s.requests} requests, with a full-access API token)`,
+      `dataset: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ` +
+        `${s.counts.articles} articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), ` +
+        `seeded in ${s.seconds.toFixed(1)} s (${s.requests} requests, with a full-access API token)`,
     );
+  const audience = options.token
+    ? 'with the --token key'
+    : 'public (no Authorization header), as a frontend sends them';
+  lines.push(`requests: ${audience}`);
   lines.push(
-    `requests: ${options.token ? 'with the --token key' : 'public (no Authorization header), as a frontend sends them'}`,
-  );
-  lines.push(
-    `found: ${targets.articles} published articles; findOne ${targets.documentId}; tags ${targets.tags.join(' + ')}; views >= ${targets.viewsGte}`,
+    `found: ${targets.articles} published articles; findOne ${targets.documentId}; ` +
+      `tags ${targets.tags.join(' + ')}; views >= ${targets.viewsGte}`,
   );
   return lines.join('\n');
 }

@@ -280,7 +280,7 @@ describe('dates and times as Strapi returns them', () => {
     expect(back.body.data.stamp).toBe('1715000000000');
   });
 
-  it('a datetime takes epoch milliseconds too and is returned as ISO text; a time keeps only a significant fraction', async () => {
+  it('a datetime also takes epoch ms, returned as ISO text; a time keeps only a significant fraction', async () => {
     const res = await create({ req: 'r', when: '1715000000000', clock: '07:08:09.500', day: '2024-05-06T10:00:00Z' });
     expect(res.status, res.text).toBe(201);
     expect(res.body.data).toMatchObject({ when: '2024-05-06T12:53:20.000Z', clock: '07:08:09.5', day: '2024-05-06' });

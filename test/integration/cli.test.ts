@@ -70,7 +70,7 @@ describe('vellum start and vellum token', () => {
     env = { VELLUM_DATA_DIR: dataDir };
   });
 
-  it('serves the blog on an embedded PostgreSQL with a key made by `token create`, stops on SIGINT, and keeps the data across restarts', async () => {
+  it('serves the blog (embedded PG, `token create` key), stops on SIGINT, keeps data across restarts', async () => {
     // made before the server runs, on the same data dir: the salt is kept in the database
     editorKey = await createToken(env, '--type', 'full-access', '--name', 'editor', '--description', 'the suite');
 
@@ -96,7 +96,7 @@ describe('vellum start and vellum token', () => {
     expect(await exited(second.child)).toBe(0);
   });
 
-  it('token create, list and revoke work while `start` runs on the same data dir, and the server sees them at once', async () => {
+  it('token create/list/revoke work while `start` uses the same data dir; the server sees them at once', async () => {
     const server = await startCli(env);
     try {
       // attaches to the running server's PostgreSQL rather than refusing (or stopping it)

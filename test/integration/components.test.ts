@@ -38,7 +38,7 @@ describe('components', () => {
     expect(star.body.data.seo.metaTitle).toBe('Meta');
   });
 
-  it('validates component attributes with their full path: types when writing the draft, the rest on publish', async () => {
+  it('validates component attributes by full path: types when writing the draft, the rest on publish', async () => {
     // Strapi 5.54's answers: a published POST writes a lenient draft (types only), then publishes
     // it, which checks `required`; so a type error is reported alone
     const typed = await t.request('POST', '/api/articles', {

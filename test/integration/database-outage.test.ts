@@ -149,7 +149,8 @@ describe('the process survives its database', () => {
       const sleepers = (): Promise<Array<{ app: string }>> =>
         rows(
           database.url,
-          "SELECT application_name AS app FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' AND state = 'active'",
+          "SELECT application_name AS app FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)' AND " +
+            "state = 'active'",
         );
       await expect.poll(async () => (await sleepers()).length, { timeout: 10_000 }).toBe(1);
       expect((await sleepers())[0].app).toMatch(/^vellum-\d+-[0-9a-f]{8}$/);

@@ -101,7 +101,7 @@ describe('draft & publish through REST', () => {
     expect((await post({ title: 'x' }, '?status=live')).status).toBe(400);
   });
 
-  it('checks unique values among published versions only: a draft may hold a taken value, publishing it may not', async () => {
+  it('checks uniqueness among published versions only: drafts may hold a taken value, publishing may not', async () => {
     // Strapi 5.54's answers: drafts skip the unique check; publishing checks the other published documents
     const a = await post({ title: 'A', slug: 'same-slug' });
     expect(a.status).toBe(201);

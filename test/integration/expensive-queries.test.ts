@@ -89,7 +89,8 @@ describe('filters, sorts and populate filters through many relations', () => {
     expect(expected.size).toBeGreaterThan(1);
     expect(expected.size).toBeLessThan(ARTICLES);
     const found = await read(
-      `/api/articles?filters${chain(8, '[title][$eq]=Article 007')}&sort=title&pagination[pageSize]=100&fields[0]=title`,
+      `/api/articles?filters${chain(8, '[title][$eq]=Article 007')}&sort=title&pagination[pageSize]=100` +
+        `&fields[0]=title`,
     );
     expect(found.status).toBe(200);
     expect(found.body.meta.pagination.total).toBe(expected.size);
@@ -211,7 +212,8 @@ describe('slow statements', () => {
   /** Backends of this test's database still running a pg_sleep. */
   const sleeping = async (): Promise<number> => {
     const { rows } = await s.sql.raw(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'SELECT pg_sleep%' AND state = 'active'",
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE ' +
+        "'SELECT pg_sleep%' AND state = 'active'",
     );
     return rows[0].n;
   };
@@ -235,7 +237,7 @@ describe('slow statements', () => {
     await s?.close();
   });
 
-  it('a statement running past database.statementTimeout is cancelled: 503, a clear error, nothing leaked', async () => {
+  it('a statement running past database.statementTimeout is cancelled: 503, clear error, nothing leaked', async () => {
     const res = await fetch(slowUrl(5000));
     const body = await res.json();
     expect(res.status).toBe(503);

@@ -513,7 +513,7 @@ describe('refused filters', () => {
     expect((await refused('/api/articles?filters=x')).message).toMatch(/filters/);
   });
 
-  it('relations, media, components and dynamic zones are filtered through (deep-filters.test.ts), not as values', async () => {
+  it('relations, media, components, dynamic zones filter through (deep-filters.test.ts), not as values', async () => {
     expect((await refused('/api/articles?filters[seo]=x')).details).toEqual({
       key: 'seo',
       path: 'seo',

@@ -28,7 +28,8 @@ async function call(
 /** Every row of every table, ordered: equal snapshots mean nothing was written. */
 async function snapshot(): Promise<string> {
   const { rows } = await t.sql.raw(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`,
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = ` +
+      `'BASE TABLE' ORDER BY 1`,
   );
   const out: Record<string, unknown> = {};
   for (const { table_name: name } of rows as Array<{ table_name: string }>) {
@@ -334,7 +335,7 @@ describe('huge values', () => {
     }
   });
 
-  it('a body over the JSON limit is a 413 PayloadTooLargeError; the rest is read, so the connection stays usable', async () => {
+  it('a body over the JSON limit: 413 PayloadTooLargeError; rest is read, so the connection stays usable', async () => {
     for (const [method, path] of writes()) {
       const body = { data: { title: 'x', summary: 'x'.repeat(3 * 1024 * 1024) } };
       const res = await refused(method, path, body, 413, 'PayloadTooLargeError');
@@ -687,9 +688,11 @@ describe('after all of it', () => {
   it('no response leaked SQL, stack frames or file paths', () => {
     expect(seen.length).toBeGreaterThan(200);
     const leaks = seen.filter(({ text }) =>
-      /\bselect\s|\binsert\s|\bupdate\s+"|node_modules|^\s*at\s|\bat\s+\S*\s*\(?(?:file:\/\/|node:|\/)\S*:\d+:\d+/im.test(
-        text,
-      ),
+      new RegExp(
+        '\\bselect\\s|\\binsert\\s|\\bupdate\\s+"|node_modules|^\\s*at\\s|' +
+          '\\bat\\s+\\S*\\s*\\(?(?:file:\\/\\/|node:|\\/)\\S*:\\d+:\\d+',
+        'im',
+      ).test(text),
     );
     expect(leaks.map((l) => `${l.request}: ${l.text.slice(0, 200)}`)).toEqual([]);
   });

@@ -151,7 +151,7 @@ describe('the locale parameter', () => {
 describe('localizations', () => {
   const shared = { views: 42, rating: 4.5, isFeatured: true, category: 'tutorial', publishDate: '2024-05-01' };
 
-  it('PUT ?locale=fr creates the fr localization of the same document, starting from the shared attributes', async () => {
+  it('PUT ?locale=fr creates the fr localization of the same document, starting from shared attributes', async () => {
     const en = await article({ title: 'Guide', summary: 'english summary', author, ...shared });
     const res = await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Guide (fr)' } });
     expect(res.status).toBe(200);

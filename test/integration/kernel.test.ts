@@ -105,7 +105,8 @@ describe('plugin lifecycle', () => {
     const appDir = await writeApp({
       contentTypes: { note },
       files: {
-        'src/index.ts': `export default {
+        'src/index.ts':
+          `export default {
   register({ app }) {
     app.documents.use(async (ctx, next) => {
       const result = await next();
@@ -113,7 +114,8 @@ describe('plugin lifecycle', () => {
       return result;
     });
     app.documents.use(async (ctx, next) => {
-      if (ctx.action === 'create' && ctx.uid === 'api::note.note') ctx.params.data = { ...ctx.params.data, text: String(ctx.params.data.text).toUpperCase() };
+      if (ctx.action === 'create' && ctx.uid === 'api::note.note') ` +
+          `ctx.params.data = { ...ctx.params.data, text: String(ctx.params.data.text).toUpperCase() };
       return next();
     });
   },
@@ -187,7 +189,9 @@ describe('config files', () => {
     const appDir = await writeApp({
       contentTypes: { note },
       files: {
-        'config/api.ts': `export default ({ env }) => ({ rest: { defaultLimit: env.int('NOTES_LIMIT', 25), maxLimit: env.int('NOTES_MAX', 100) } });`,
+        'config/api.ts':
+          `export default ({ env }) => ({ rest: { defaultLimit: env.int('NOTES_LIMIT', 25), ` +
+          `maxLimit: env.int('NOTES_MAX', 100) } });`,
         'config/server.json': JSON.stringify({ shutdownTimeoutMs: 1234 }),
       },
     });

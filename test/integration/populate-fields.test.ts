@@ -101,7 +101,8 @@ describe('fields', () => {
 
   it('selects fields inside populate, for relations, media and components', async () => {
     const body = await get(
-      `/api/articles/${first.documentId}?populate[author][fields][0]=name&populate[tags][fields][0]=name&populate[cover][fields][0]=url&populate[seo][fields][0]=metaTitle`,
+      `/api/articles/${first.documentId}?populate[author][fields][0]=name&populate[tags][fields][0]=name` +
+        `&populate[cover][fields][0]=url&populate[seo][fields][0]=metaTitle`,
     );
     expect(body.data.author).toEqual({ id: expect.any(Number), documentId: authors[0], name: 'Author 0' });
     expect(body.data.tags.map((x: any) => Object.keys(x))).toEqual([
@@ -160,7 +161,9 @@ describe('populate syntaxes of the brief', () => {
     expect(shared.data.blocks[1].person).toMatchObject({ documentId: authors[1] });
     expect(shared.data.blocks[3].files).toHaveLength(1); // the same file twice is stored once
     const detailed = await get(
-      `/api/articles/${first.documentId}?populate[blocks][on][shared.quote][populate][person][populate][0]=avatar&populate[blocks][on][shared.slider][populate]=*`,
+      `/api/articles/${first.documentId}` +
+        `?populate[blocks][on][shared.quote][populate][person][populate][0]=avatar` +
+        `&populate[blocks][on][shared.slider][populate]=*`,
     );
     expect(detailed.data.blocks.map((b: any) => b.__component)).toEqual(['shared.quote', 'shared.slider']);
     expect(detailed.data.blocks[0].person.avatar).toMatchObject({ id: file.id });
@@ -168,7 +171,9 @@ describe('populate syntaxes of the brief', () => {
   });
 
   it('filters and sort inside populate, and count', async () => {
-    const q = `populate[tags][filters][name][$in][0]=alpha&populate[tags][filters][name][$in][1]=gamma&populate[tags][sort][0]=name:desc`;
+    const q =
+      `populate[tags][filters][name][$in][0]=alpha&populate[tags][filters][name][$in][1]=gamma` +
+      `&populate[tags][sort][0]=name:desc`;
     const { data } = await get(`/api/articles/${first.documentId}?${q}`);
     expect(data.tags.map((x: any) => x.name)).toEqual(['gamma', 'alpha']);
     const counted = await get(`/api/authors/${authors[0]}?populate[articles][count]=true`);
@@ -296,9 +301,10 @@ describe('invalid populate and fields keys', () => {
 });
 
 describe('related documents shared by a page', () => {
-  it('are rendered once per list read (a CTE per relation and media attribute), and equal what each document reads alone', async () => {
+  it('render once per list read (a CTE per relation/media attribute) and match each document read alone', async () => {
     const populate =
-      'populate[author][populate][0]=avatar&populate[tags][fields][0]=name&populate[cover]=true&populate[gallery]=true&populate[seo][populate]=*';
+      'populate[author][populate][0]=avatar&populate[tags][fields][0]=name&populate[cover]=true' +
+      '&populate[gallery]=true&populate[seo][populate]=*';
     t.queries.length = 0;
     const list = await get(`/api/articles?sort=views:asc&pagination[pageSize]=12&${populate}`);
     const [statement] = t.queries.filter((q) => q.includes('from "articles" as "r0"'));
@@ -314,7 +320,7 @@ describe('related documents shared by a page', () => {
     expect(list.data[0].tags.map((x: any) => x.name)).toEqual(['alpha', 'beta', 'gamma']);
   });
 
-  it('a relation with its own filters, sort or count, and a one-document read, keep the per-document form', async () => {
+  it('a relation with its own filters, sort or count, and a one-document read keep the per-document form', async () => {
     t.queries.length = 0;
     await get(
       `/api/articles?populate[tags][filters][name][$ne]=beta&populate[author][fields][0]=name&pagination[pageSize]=3`,

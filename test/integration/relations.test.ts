@@ -152,7 +152,7 @@ describe('relations (fixture app with every relation kind)', () => {
       expect(res.passport.documentId).toBe(x3);
     });
 
-    it('connect replaces, disconnect of the current target clears, disconnect of another keeps, null clears', async () => {
+    it('connect replaces, disconnect of the current target clears, of another keeps, null clears', async () => {
       const [x1, x2] = await many('passports', 'number', 2);
       const [p] = await people(1, {});
       await api.update('people', p, { passport: { connect: [x1] } });
@@ -1064,7 +1064,8 @@ describe('relations (fixture app with every relation kind)', () => {
         ],
         ['/api/libraries?populate=books', firstLibrary, (d) => expect(d.books).toHaveLength(1)],
         [
-          '/api/people?populate[favoriteBooks]=true&populate[passport]=true&populate[card][populate][0]=book&populate[sections][populate]=*',
+          '/api/people?populate[favoriteBooks]=true&populate[passport]=true&populate[card][populate][0]=book' +
+            '&populate[sections][populate]=*',
           firstPerson,
           (d) => {
             expect(d.favoriteBooks).toHaveLength(2);

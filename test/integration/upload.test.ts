@@ -212,7 +212,7 @@ describe('linking uploads to a document', () => {
     expect(await mediaIds(article.documentId, 'gallery', '&status=draft')).toEqual([g1.body[0].id, g2.body[0].id]);
   });
 
-  it('links the version a Strapi 5 user names: a draft row leaves the published version alone, a draft stays a draft', async () => {
+  it('links the version a Strapi 5 user names: a draft row spares the published one; drafts stay drafts', async () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'Two versions' } })).body.data;
     const draftRow = (
       await t.sql('articles').where({ document_id: article.documentId }).whereNull('published_at').first('id')
@@ -232,7 +232,7 @@ describe('linking uploads to a document', () => {
     );
   });
 
-  it('links in the locale asked for (?locale=), never creating a localization, and keeps shared media in step', async () => {
+  it('links in the locale asked for (?locale=), never creating a localization; shared media kept in step', async () => {
     const article = (await t.request('POST', '/api/articles', { data: { title: 'English' } })).body.data;
     const before = [await fileRows(), await onDisk()];
     const missing = await upload(
@@ -324,7 +324,8 @@ describe('linking uploads to a document', () => {
       path: ['cover'],
       message: 'cover does not accept files of type text/plain (allowed: images)',
     });
-    expect((await t.request('POST', '/api/articles', { data: { title: 'x', gallery: [text.id] } })).status).toBe(201); // gallery allows files
+    // gallery allows files
+    expect((await t.request('POST', '/api/articles', { data: { title: 'x', gallery: [text.id] } })).status).toBe(201);
   });
 });
 
@@ -400,7 +401,8 @@ describe('linking is an update of the target', () => {
 describe('what an upload is: its bytes decide', () => {
   const HTML = Buffer.from('<!doctype html><html><body><script>alert(document.cookie)</script></body></html>');
   const SVG = Buffer.from(
-    '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+    '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="10" ' +
+      'height="10"><script>alert(1)</script></svg>',
   );
 
   it('refuses HTML declared as an image (or a PDF, or a video), storing nothing', async () => {
@@ -462,7 +464,7 @@ describe('what an upload is: its bytes decide', () => {
     expect(await mediaIds(article.documentId, 'cover')).toEqual([png.body[0].id]);
   });
 
-  it('serves what a browser would run (SVG, HTML, XML) as an attachment, under a sandboxing CSP and nosniff', async () => {
+  it('serves what a browser would run (SVG, HTML, XML) as an attachment, with a sandboxing CSP, nosniff', async () => {
     const [svg, html, xml, text] = (
       await upload([
         ['files', SVG, 'image/svg+xml', 'logo.svg'],
@@ -588,7 +590,7 @@ describe('updating, replacing, reading and deleting files', () => {
     expect(bad.status).toBe(400); // private on the file type
   });
 
-  it('deletes a file: 200 with the file, its bytes and formats gone, and gone from documents that used it', async () => {
+  it('deletes a file: 200 with the file, its bytes and formats gone, gone from documents that used it', async () => {
     const file = (await upload([['files', big, 'image/png', 'doomed.png']])).body[0];
     const keep = (await upload([['files', small, 'image/jpeg', 'keep.jpg']])).body[0];
     const article = (
@@ -769,7 +771,10 @@ export default {
       config: { plugins: { upload: { config: { provider: 'no-such-provider' } } } },
     }).then((app) => app.start().finally(() => app.destroy()));
     await expect(attempt).rejects.toThrow(
-      /upload provider "no-such-provider" was not found \(tried @strapi\/provider-upload-no-such-provider and no-such-provider\)/,
+      new RegExp(
+        'upload provider "no-such-provider" was not found ' +
+          '\\(tried @strapi\\/provider-upload-no-such-provider and no-such-provider\\)',
+      ),
     );
   });
 });

@@ -136,7 +136,7 @@ describe('private by default', () => {
     expect(rows.map((r) => r.data.title)).toEqual(['Public read', 'Public read']);
   });
 
-  it('answers 401 UnauthorizedError without credentials on every route whose action the Public role lacks', async () => {
+  it('answers 401 UnauthorizedError without credentials on each route whose action the Public role lacks', async () => {
     const pub = (await t.app.plugin(usersPermissionsPlugin).roles.byType('public'))!;
     expect(pub.type).toBe('public');
     const saved = pub.permissions;
@@ -184,7 +184,7 @@ describe('private by default', () => {
 });
 
 describe("users' JWTs", () => {
-  it('forbids (403) what the role lacks, and a grant or revocation through PUT /roles/:id applies to the very next request', async () => {
+  it('forbids (403) what the role lacks; a grant/revocation via PUT /roles/:id applies to the next call', async () => {
     const user = await makeUser('authenticated');
     const role = await roleOfType('authenticated');
     const forbidden = await req('GET', '/api/tags', undefined, bearer(user.jwt));
@@ -319,7 +319,7 @@ describe('API tokens', () => {
 });
 
 describe('populating needs find on the target', () => {
-  it('leaves out relations and media the caller may not find, at the top level and inside components and dynamic zones', async () => {
+  it('omits relations/media the caller may not find, at top level and in components and dynamic zones', async () => {
     const author = (await req('POST', '/api/authors', { data: { name: 'Populate author' } })).body.data;
     const tag = (await req('POST', '/api/tags', { data: { name: 'populate-tag' } })).body.data;
     const cover = await uploadImage('cover.png');
@@ -400,7 +400,8 @@ describe('populating needs find on the target', () => {
     });
     const list = await req(
       'GET',
-      `/api/articles?filters[documentId]=${article.documentId}&populate[author]=true&populate[tags]=true&populate[cover]=true`,
+      `/api/articles?filters[documentId]=${article.documentId}&populate[author]=true&populate[tags]=true` +
+        `&populate[cover]=true`,
       undefined,
       bearer(listOnly.accessKey),
     );
@@ -413,7 +414,7 @@ describe('populating needs find on the target', () => {
 });
 
 describe('filtering and sorting need find on the target too', () => {
-  it('refuses a filter or sort through a relation the caller may not read (400 naming it), and allows it with find', async () => {
+  it('refuses filter/sort via a relation the caller may not read (400 naming it), allows it with find', async () => {
     const author = (await req('POST', '/api/authors', { data: { name: 'Hidden Ann' } })).body.data;
     await req('POST', '/api/articles', { data: { title: 'By Ann', author: author.documentId } });
     const narrow = await api.tokens.create({
@@ -586,7 +587,7 @@ describe('roles API', () => {
     expect(roles.find((r) => r.type === 'public')!.nb_users).toBe(0);
   });
 
-  it('shows one role with every known action in its permissions tree, enabled when granted; 404 when missing', async () => {
+  it('shows a role with every known action in its permissions tree, enabled when granted; 404 if missing', async () => {
     const pub = await roleOfType('public');
     const res = await req('GET', `${ROLES}/${pub.id}`);
     expect(res.status).toBe(200);
@@ -726,7 +727,7 @@ describe('roles API', () => {
     expect(await count('up_roles')).toBe(before);
   });
 
-  it("updates a role's name, description and grants (replacing them); refuses unknown actions and changes nothing then", async () => {
+  it("updates a role's name, description and grants (replacing them); refuses unknown actions atomically", async () => {
     expect((await req('POST', ROLES, { name: 'Updatable' })).status).toBe(200);
     const role = await roleOfType('updatable');
     const tree = await treeOf(role.id);

@@ -145,7 +145,7 @@ afterEach(async () => {
 });
 
 describe('register and login', () => {
-  it('registers a user: {jwt, user} without secrets, lowercased email, local provider, default role, confirmed', async () => {
+  it('registers: {jwt, user} without secrets, lowercased email, local provider, default role, confirmed', async () => {
     const res = await pub(t, 'POST', '/api/auth/local/register', {
       username: 'alice',
       email: 'Alice@Example.com',
@@ -346,7 +346,7 @@ describe('passwords', () => {
     );
   });
 
-  it('change-password checks the current password, the confirmation and the change, then issues a new JWT', async () => {
+  it('change-password checks the current password, confirmation and change, then issues a new JWT', async () => {
     const { jwt } = await register(t, 'ivan', 'ivan-pass-1');
     const change = (body: unknown, headers: Record<string, string> = bearer(jwt)) =>
       call(t, 'POST', '/api/auth/change-password', body, headers);

@@ -68,7 +68,8 @@ describe('Strapi-Response-Format: v4', () => {
 
   it('puts populated relations and media under data, and flattens components and dynamic zones', async () => {
     const q =
-      'populate[author][populate][0]=address&populate[seo][populate]=*&populate[blocks][populate]=*&populate[cover]=true&populate[tags]=true&populate[gallery]=true&populate[localizations]=true';
+      'populate[author][populate][0]=address&populate[seo][populate]=*&populate[blocks][populate]=*' +
+      '&populate[cover]=true&populate[tags]=true&populate[gallery]=true&populate[localizations]=true';
     const res = await t.request('GET', `/api/articles/${article.documentId}?${q}`, undefined, V4);
     expect(res.status).toBe(200);
     const a = res.body.data.attributes;

@@ -247,14 +247,16 @@ describe('validateSchemas: content-type rules', () => {
           }),
         );
       },
-      `src/api/note/content-types/note/schema.json: info.singularName "tag" is already used as info.singularName by ${TAG}`,
+      `src/api/note/content-types/note/schema.json: info.singularName "tag" is already used as ` +
+        `info.singularName by ${TAG}`,
     ],
     [
       'shared pluralName',
       (s) => {
         s.contentTypes.push(note({ info: { singularName: 'note', pluralName: 'articles' } }));
       },
-      `src/api/note/content-types/note/schema.json: info.pluralName "articles" is already used as info.pluralName by ${ARTICLE}`,
+      `src/api/note/content-types/note/schema.json: info.pluralName "articles" is already used as ` +
+        `info.pluralName by ${ARTICLE}`,
     ],
     [
       'singular vs plural',
@@ -263,7 +265,8 @@ describe('validateSchemas: content-type rules', () => {
           note({ origin: 'plugin', uid: 'plugin::x.tags', info: { singularName: 'tags', pluralName: 'tagses' } }),
         );
       },
-      `src/api/note/content-types/note/schema.json: info.singularName "tags" is already used as info.pluralName by ${TAG}`,
+      `src/api/note/content-types/note/schema.json: info.singularName "tags" is already used as ` +
+        `info.pluralName by ${TAG}`,
     ],
     [
       'shared collectionName',
@@ -654,7 +657,8 @@ describe('validateSchemas: relation rules', () => {
       (s) => {
         delete s.attrs('article').tags.inversedBy;
       },
-      `${TAG}: attribute "articles" has mappedBy "tags", but api::article.article.tags does not have inversedBy "articles"`,
+      `${TAG}: attribute "articles" has mappedBy "tags", but api::article.article.tags does not have ` +
+        `inversedBy "articles"`,
     ],
     [
       'inverse side names missing owner',
@@ -662,7 +666,8 @@ describe('validateSchemas: relation rules', () => {
         s.attrs('tag').articles.mappedBy = 'labels';
         delete s.attrs('article').tags.inversedBy;
       },
-      `${TAG}: attribute "articles" has mappedBy "labels", but api::article.article.labels is not a relation to api::tag.tag`,
+      `${TAG}: attribute "articles" has mappedBy "labels", but api::article.article.labels is not a relation ` +
+        `to api::tag.tag`,
     ],
     [
       'self-pointing inversedBy',
@@ -693,7 +698,8 @@ describe('validateSchemas: media, component and dynamic zone rules', () => {
       (s) => {
         s.attrs('article').cover.allowedTypes = ['images', 'pdfs'];
       },
-      `${ARTICLE}: attribute "cover" has "allowedTypes" ["images","pdfs"]; allowed values are images, files, videos, audios`,
+      `${ARTICLE}: attribute "cover" has "allowedTypes" ["images","pdfs"]; allowed values are images, files, ` +
+        `videos, audios`,
     ],
     [
       'media allowedTypes string',
@@ -749,14 +755,16 @@ describe('validateSchemas: media, component and dynamic zone rules', () => {
       (s) => {
         s.compAttrs('shared.keyword').again = { type: 'component', component: 'shared.keyword' };
       },
-      `${KEYWORD}: attribute "again" makes component "shared.keyword" contain itself (shared.keyword.again -> shared.keyword)`,
+      `${KEYWORD}: attribute "again" makes component "shared.keyword" contain itself (shared.keyword.again ` +
+        `-> shared.keyword)`,
     ],
     [
       'component contains itself transitively',
       (s) => {
         s.compAttrs('shared.keyword').parent = { type: 'component', component: 'shared.seo' };
       },
-      `${KEYWORD}: attribute "parent" makes component "shared.keyword" contain itself (shared.keyword.parent -> shared.seo.keywords -> shared.keyword)`,
+      `${KEYWORD}: attribute "parent" makes component "shared.keyword" contain itself (shared.keyword.parent ` +
+        `-> shared.seo.keywords -> shared.keyword)`,
     ],
     [
       'dz components missing',
@@ -861,7 +869,8 @@ describe('validateSchemas: component rules', () => {
           source: 'src/components/shared/my quote.json',
         });
       },
-      'src/components/shared/my quote.json: component uid "shared.my quote" must be <category>.<name> (letters, digits, - and _)',
+      'src/components/shared/my quote.json: component uid "shared.my quote" must be <category>.<name> ' +
+        '(letters, digits, - and _)',
     ],
     [
       'duplicate uid',

@@ -151,20 +151,28 @@ describe('resolveFilters: deep nodes', () => {
 });
 
 describe('compileFilters: deep SQL', () => {
-  it("owning to-one: containment of any matching target's document_id (uncorrelated, GIN-served), the target in the read's scope", () => {
+  it("owning to-one: contains any matching target's document_id (uncorrelated, GIN-served), in read's scope", () => {
     expect(where({ author: { name: 'Ann' } })).toEqual({
-      sql: '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, "_vf1"."document_id") FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb))))',
+      sql:
+        '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, "_vf1"."document_id") FROM ' +
+        '"authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb))))',
       bindings: ['author', '{"name":"Ann"}'],
     });
   });
 
-  it('owning to-many and inverse sides by containment; a localized, draft & publish target gets status and locale', () => {
+  it('owning to-many, inverse sides by containment; a localized, draft & publish target gets status and locale', () => {
     expect(where({ tags: { name: 'js' } }).sql).toBe(
-      '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, jsonb_build_array("_vf1"."document_id")) FROM "tags" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb))))',
+      '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, ' +
+        'jsonb_build_array("_vf1"."document_id")) FROM "tags" AS "_vf1" WHERE "_vf1"."published_at" IS NOT ' +
+        'NULL AND ("_vf1"."data" @> $2::jsonb))))',
     );
     // the inverse side: the ids the matching owners hold, as one uncorrelated set
     expect(where({ articles: { views: { $gt: 1 } } }, TAG, { status: 'draft', locale: 'fr' })).toEqual({
-      sql: '("tags"."document_id" IN (SELECT "_vf1_o".v FROM "articles" AS "_vf1", jsonb_array_elements_text(CASE WHEN jsonb_typeof("_vf1"."data"->$1) = \'array\' THEN "_vf1"."data"->$2 END) AS "_vf1_o"(v) WHERE "_vf1"."published_at" IS NULL AND "_vf1"."locale" = $3 AND (("_vf1"."data"->>$4)::numeric > $5::numeric)))',
+      sql:
+        '("tags"."document_id" IN (SELECT "_vf1_o".v FROM "articles" AS "_vf1", ' +
+        'jsonb_array_elements_text(CASE WHEN jsonb_typeof("_vf1"."data"->$1) = \'array\' THEN ' +
+        '"_vf1"."data"->$2 END) AS "_vf1_o"(v) WHERE "_vf1"."published_at" IS NULL AND "_vf1"."locale" = ' +
+        '$3 AND (("_vf1"."data"->>$4)::numeric > $5::numeric)))',
       bindings: ['tags', 'tags', 'fr', 'views', '1'],
     });
     expect(where({ articles: { title: 'x' } }, AUTHOR).sql).toContain(
@@ -177,18 +185,24 @@ describe('compileFilters: deep SQL', () => {
       /^\(\("articles"\."data"->>\$1\) IN \(SELECT "_vf1"\."id"::text FROM "files" AS "_vf1" WHERE/,
     );
     expect(where({ gallery: { name: 'a' } }).sql).toMatch(
-      /^EXISTS \(SELECT 1 FROM jsonb_array_elements_text\(.*"articles"\."data"->\$2 END\) AS "_vf1_h"\(v\) WHERE "_vf1_h"\.v IN \(SELECT "_vf1"\."id"::text FROM "files"/,
+      new RegExp(
+        '^EXISTS \\(SELECT 1 FROM jsonb_array_elements_text\\(.*"articles"\\."data"->\\$2 END\\) AS "_vf1_h"\\(v\\) ' +
+          'WHERE "_vf1_h"\\.v IN \\(SELECT "_vf1"\\."id"::text FROM "files"',
+      ),
     );
   });
 
   it('id presence is (NOT) EXISTS; a condition true on nulls also matches rows with nothing related', () => {
     const any =
-      'SELECT 1 FROM "authors" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."data"->>$1 AND "_vf1"."published_at" IS NOT NULL';
+      'SELECT 1 FROM "authors" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."data"->>$1 AND ' +
+      '"_vf1"."published_at" IS NOT NULL';
     expect(where({ author: { $null: true } }).sql).toBe(`(NOT EXISTS (${any}))`);
     expect(where({ author: { id: { $notNull: 'false' } } }).sql).toBe(`(NOT EXISTS (${any}))`);
     expect(where({ author: { $notNull: true } }).sql).toBe(`(EXISTS (${any}))`);
     expect(where({ author: { name: { $null: true } } }).sql).toBe(
-      `(NOT EXISTS (${any}) OR ("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($2::text, "_vf1"."document_id") FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data"->>$3 IS NULL)))))`,
+      `(NOT EXISTS (${any}) OR ("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($2::text, ` +
+        `"_vf1"."document_id") FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ` +
+        `("_vf1"."data"->>$3 IS NULL)))))`,
     );
     // unknown on nulls (NOT (name = x)): rows with no author stay out
     expect(where({ author: { $not: { name: 'x' } } }).sql).toMatch(/^\("articles"\."data" @> ANY \(ARRAY\(SELECT/);
@@ -197,7 +211,10 @@ describe('compileFilters: deep SQL', () => {
   it('nested levels get their own aliases; the outer row is always qualified', () => {
     const { sql } = where({ articles: { author: { name: 'Bob' } } }, TAG);
     expect(sql).toMatch(
-      /\("_vf1"\."data" @> ANY \(ARRAY\(SELECT jsonb_build_object\(\$\d+::text, "_vf2"\."document_id"\) FROM "authors" AS "_vf2" WHERE/,
+      new RegExp(
+        '\\("_vf1"\\."data" @> ANY \\(ARRAY\\(SELECT jsonb_build_object\\(\\$\\d+::text, "_vf2"\\."document_id"\\) ' +
+          'FROM "authors" AS "_vf2" WHERE',
+      ),
     );
     const aliased = compileFilters(resolve({ author: { name: 'x' } })!, {
       registry,
@@ -228,18 +245,24 @@ describe('compileFilters: deep SQL', () => {
     });
     expect(where({ seo: { id: 3 } }).sql).toBe('((("articles"."data"->$1)->>\'id\')::bigint = $2::bigint)');
     expect(where({ seo: { keywords: { value: { $contains: 'p' } } } })).toEqual({
-      sql: `(EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(("articles"."data"->$1)->$2) = 'array' THEN ("articles"."data"->$3)->$4 END) AS "_vf1"(v) WHERE ("_vf1".v->>$5 LIKE $6::text)))`,
+      sql:
+        `(EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(("articles"."data"->$1)->$2) ` +
+        `= 'array' THEN ("articles"."data"->$3)->$4 END) AS "_vf1"(v) WHERE ("_vf1".v->>$5 LIKE $6::text)))`,
       bindings: ['seo', 'keywords', 'seo', 'keywords', 'value', '%p%'],
     });
     expect(where({ blocks: { $or: [{ title: 'Q' }, { body: 'b' }] } }).sql).toBe(
-      `(EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof("articles"."data"->$1) = 'array' THEN "articles"."data"->$2 END) AS "_vf1"(v) WHERE (("_vf1".v->>'__component' = $3 AND ((NULL::boolean) OR ("_vf1".v @> $4::jsonb))) OR ("_vf1".v->>'__component' = $5 AND (("_vf1".v @> $6::jsonb) OR ("_vf1".v @> $7::jsonb))))))`,
+      `(EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof("articles"."data"->$1) = 'array' ` +
+        `THEN "articles"."data"->$2 END) AS "_vf1"(v) WHERE (("_vf1".v->>'__component' = $3 AND ` +
+        `((NULL::boolean) OR ("_vf1".v @> $4::jsonb))) OR ("_vf1".v->>'__component' = $5 AND (("_vf1".v @> ` +
+        `$6::jsonb) OR ("_vf1".v @> $7::jsonb))))))`,
     );
   });
 
   it('a relation inside a dynamic zone item links from the item', () => {
     const { sql, bindings } = where({ blocks: { person: { name: 'Bob' } } });
     expect(sql).toContain(
-      '"_vf1".v->>\'__component\' = $3 AND (("_vf1".v->>$4) IN (SELECT "_vf2"."document_id" FROM "authors" AS "_vf2" WHERE',
+      '"_vf1".v->>\'__component\' = $3 AND (("_vf1".v->>$4) IN (SELECT "_vf2"."document_id" FROM "authors" ' +
+        'AS "_vf2" WHERE',
     );
     expect(bindings).toEqual(['blocks', 'blocks', 'shared.quote', 'person', '{"name":"Bob"}']);
   });

@@ -229,7 +229,7 @@ describe('resolveFilters: refusals', () => {
     expect(errorOf(() => resolve([{ title: 'x' }])).details).toMatchObject({ key: 'filters' });
   });
 
-  it("operators on a component or dynamic zone itself are invalid keys; media need the upload plugin's file type", () => {
+  it("operators on a component/dynamic zone itself are invalid keys; media need the upload plugin's file type", () => {
     for (const name of ['seo', 'blocks']) {
       expect(errorOf(() => resolve({ [name]: { $null: 'true' } }))).toMatchObject({
         message: `Invalid key $null at ${name}`,

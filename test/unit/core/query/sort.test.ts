@@ -179,7 +179,10 @@ describe('applySort', () => {
 
   it("a to-one relation is a scalar subquery in the read's scope; the outer row is qualified", () => {
     expect(orderBy(resolve('author.name:desc'))).toEqual({
-      sql: '(SELECT "_vs1"."data"->>$1 FROM "authors" AS "_vs1" WHERE "_vs1"."document_id" = "articles"."data"->>$2 AND "_vs1"."published_at" IS NOT NULL ORDER BY "_vs1"."id" LIMIT 1) desc, "id" asc',
+      sql:
+        '(SELECT "_vs1"."data"->>$1 FROM "authors" AS "_vs1" WHERE "_vs1"."document_id" = ' +
+        '"articles"."data"->>$2 AND "_vs1"."published_at" IS NOT NULL ORDER BY "_vs1"."id" LIMIT 1) desc, ' +
+        '"id" asc',
       bindings: ['name', 'author'],
     });
     expect(orderBy(resolve('author.name'), 'r').sql).toContain('= "r"."data"->>$2');
@@ -187,7 +190,8 @@ describe('applySort', () => {
 
   it('to-many steps take MIN ascending and MAX descending (bool_and/bool_or for booleans), with scope', () => {
     const tagSort = (order: string): string =>
-      `(SELECT ${order}("_vs1"."data"->>$1) FROM "tags" AS "_vs1" WHERE "articles"."data"->$2 @> jsonb_build_array("_vs1"."document_id") AND "_vs1"."published_at" IS NOT NULL)`;
+      `(SELECT ${order}("_vs1"."data"->>$1) FROM "tags" AS "_vs1" WHERE "articles"."data"->$2 @> ` +
+      `jsonb_build_array("_vs1"."document_id") AND "_vs1"."published_at" IS NOT NULL)`;
     expect(orderBy(resolve('tags.name')).sql).toBe(`${tagSort('MIN')} asc, "id" asc`);
     expect(orderBy(resolve('tags.name:desc')).sql).toBe(`${tagSort('MAX')} desc, "id" asc`);
     const specs = resolveSort(registry, 'api::author.author', 'articles.isFeatured:desc');
@@ -198,7 +202,9 @@ describe('applySort', () => {
       .toSQL()
       .toNative();
     expect(sql).toBe(
-      'select "id" from "authors" order by (SELECT bool_or(("_vs1"."data"->>$1)::boolean) FROM "articles" AS "_vs1" WHERE "_vs1"."data" @> jsonb_build_object($2::text, "authors"."document_id") AND "_vs1"."published_at" IS NULL AND "_vs1"."locale" = $3) desc, "id" asc',
+      'select "id" from "authors" order by (SELECT bool_or(("_vs1"."data"->>$1)::boolean) FROM "articles" AS ' +
+        '"_vs1" WHERE "_vs1"."data" @> jsonb_build_object($2::text, "authors"."document_id") AND ' +
+        '"_vs1"."published_at" IS NULL AND "_vs1"."locale" = $3) desc, "id" asc',
     );
     expect(bindings).toEqual(['isFeatured', 'author', 'fr']);
   });
@@ -206,7 +212,10 @@ describe('applySort', () => {
   it('a single component is read in place, a repeatable one aggregated over its items', () => {
     expect(orderBy(resolve('seo.metaTitle')).sql).toBe('("articles"."data"->$1)->>$2 asc, "id" asc');
     expect(orderBy(resolve('seo.keywords.value:desc'))).toEqual({
-      sql: `(SELECT MAX("_vs1".v->>$1) FROM jsonb_array_elements(CASE WHEN jsonb_typeof(("articles"."data"->$2)->$3) = 'array' THEN ("articles"."data"->$4)->$5 END) AS "_vs1"(v)) desc, "id" asc`,
+      sql:
+        `(SELECT MAX("_vs1".v->>$1) FROM jsonb_array_elements(CASE WHEN ` +
+        `jsonb_typeof(("articles"."data"->$2)->$3) = 'array' THEN ("articles"."data"->$4)->$5 END) AS ` +
+        `"_vs1"(v)) desc, "id" asc`,
       bindings: ['value', 'seo', 'keywords', 'seo', 'keywords'],
     });
   });
