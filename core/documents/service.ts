@@ -9,6 +9,7 @@ import { takeWriteLock, writeLockKey } from './locks.ts';
 import { createCommitHooks } from './after-commit.ts';
 import { copyParams } from './copy-params.ts';
 import {
+  ACTIONS,
   WRITE_ACTIONS,
   type Action,
   type DocumentApi,
@@ -20,20 +21,6 @@ import {
 } from './types.ts';
 
 export type * from './types.ts';
-
-const ACTIONS: Action[] = [
-  'findMany',
-  'findPage',
-  'findFirst',
-  'findOne',
-  'count',
-  'create',
-  'update',
-  'delete',
-  'publish',
-  'unpublish',
-  'discardDraft',
-];
 
 type Chain = (ctx: DocumentContext) => Promise<unknown>;
 

@@ -3,18 +3,22 @@ import type { ContentType } from '../content-types/types.ts';
 import type { FilterNode, Pagination, PopulateTree, SortSpec, Status } from '../query/types.ts';
 import type { Doc } from './serialize.ts';
 
-export type Action =
-  | 'findMany'
-  | 'findPage'
-  | 'findOne'
-  | 'findFirst'
-  | 'count'
-  | 'create'
-  | 'update'
-  | 'delete'
-  | 'publish'
-  | 'unpublish'
-  | 'discardDraft';
+/** Every action of the document service, in one list (the `Action` type is read from it). */
+export const ACTIONS = [
+  'findMany',
+  'findPage',
+  'findOne',
+  'findFirst',
+  'count',
+  'create',
+  'update',
+  'delete',
+  'publish',
+  'unpublish',
+  'discardDraft',
+] as const;
+
+export type Action = (typeof ACTIONS)[number];
 
 /** Actions that write: each runs in one transaction. */
 export const WRITE_ACTIONS: ReadonlySet<Action> = new Set<Action>([
