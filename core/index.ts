@@ -73,6 +73,8 @@ export type { Query, PopulateNode, PopulateTree, Pagination, Status, FilterNode,
 
 // Rows and SQL: for a plugin that reads a content-type's table itself
 export { scopeCondition } from './query/scope-sql.ts';
+export { COLUMNS, quote, qualified } from './query/sql.ts';
+export { DRAFT_FIRST } from './query/table-sql.ts';
 export type { Scope } from './query/scope-sql.ts';
 export { documentJson } from './query/populate-sql.ts';
 export { copyAttributesToLocales } from './query/jsonb-writes.ts';

@@ -3,6 +3,14 @@ import type { Knex } from 'knex';
 import type { ContentType } from '../core/content-types/types.ts';
 import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
+import {
+  createTable,
+  DATA_GIN,
+  SCOPE_COLUMNS,
+  SINGLE_TYPE_KEY,
+  uniqueIndex,
+  VERSION_KEY,
+} from '../core/query/table-sql.ts';
 
 /** The sequence every component instance takes its `id` from. */
 export const COMPONENT_ID_SEQUENCE = 'vellum_component_ids';
@@ -15,15 +23,6 @@ const short = (s: string): string => createHash('sha1').update(s).digest('hex').
  */
 export function uniqueIndexName(table: string, attribute: string): string {
   return `${table.slice(0, 30)}_${attribute.slice(0, 16)}_${short(`${table}.${attribute}:published`)}_uq`.toLowerCase();
-}
-
-/**
- * The value a unique index holds for `attribute`, as SQL: an empty string is no value, as null
- * is (Strapi checks neither). `attribute` must be an identifier: DDL takes no bind parameters.
- */
-export function uniqueExpression(attribute: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(attribute)) throw new Error(`bad attribute name ${attribute}`);
-  return `NULLIF(data->>'${attribute}', '')`;
 }
 
 const UNIQUE_SUFFIX = '_uq';
@@ -44,10 +43,7 @@ async function syncSingleTypeIndex(db: Knex, ct: ContentType): Promise<void> {
     return;
   }
   try {
-    await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (coalesce(locale, ''), (published_at IS NULL))`, [
-      index,
-      t,
-    ]);
+    await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${SINGLE_TYPE_KEY}`, [index, t]);
   } catch (err) {
     if ((err as { code?: string }).code !== '23505') throw err;
     // a database written before the index existed may hold the documents of a lost race: which
@@ -127,32 +123,13 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
   const trigram = await ensureTrigram(db);
   for (const ct of contentTypes) {
     const t = ct.collectionName;
-    await db.raw(
-      `CREATE TABLE IF NOT EXISTS ?? (
-        id bigserial PRIMARY KEY,
-        document_id varchar(32) NOT NULL,
-        locale varchar(32),
-        published_at timestamptz(3),
-        data jsonb NOT NULL DEFAULT '{}'::jsonb,
-        created_at timestamptz(3) NOT NULL DEFAULT now(),
-        updated_at timestamptz(3) NOT NULL DEFAULT now(),
-        created_by_id bigint,
-        updated_by_id bigint
-      )`,
-      [t],
-    );
+    await db.raw(createTable(t));
     // new tables and those created before this setting existed alike (it applies to rows written later)
     await db.raw(`ALTER TABLE ?? SET (toast_tuple_target = ${TOAST_TUPLE_TARGET})`, [t]);
-    await db.raw(
-      `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? (document_id, coalesce(locale, ''), (published_at IS NULL))`,
-      [`${t.slice(0, 50)}_version_key`, t],
-    );
-    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? USING gin (data jsonb_path_ops)`, [
-      `${t.slice(0, 54)}_data_gin`,
-      t,
-    ]);
+    await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${VERSION_KEY}`, [`${t.slice(0, 50)}_version_key`, t]);
+    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${DATA_GIN}`, [`${t.slice(0, 54)}_data_gin`, t]);
     // every read is scoped by locale and status: counts become index-only scans
-    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? (locale, published_at)`, [`${t.slice(0, 54)}_scope`, t]);
+    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${SCOPE_COLUMNS}`, [`${t.slice(0, 54)}_scope`, t]);
     await syncSingleTypeIndex(db, ct);
     await syncSearchIndex(db, ct, trigram);
 
@@ -169,11 +146,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
       if (!wanted.has(indexname)) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
     }
     for (const [index, attribute] of wanted) {
-      await db.raw(
-        `CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ((${uniqueExpression(attribute)}), coalesce(locale, ''))
-          WHERE published_at IS NOT NULL`,
-        [index, t],
-      );
+      await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${uniqueIndex(attribute)}`, [index, t]);
     }
   }
   return { searchIndexes: trigram };

@@ -14,7 +14,7 @@ import { matching, readDocuments, type ReadRequest } from './read.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
 import { inScope, whereLocale, type Row } from './rows.ts';
 import type { Scope } from '../query/scope-sql.ts';
-import { ROW_COLUMNS, type SqlFragment } from '../query/sql.ts';
+import { COLUMNS, ROW_COLUMNS, type SqlFragment } from '../query/sql.ts';
 import {
   filesWithout,
   holds,
@@ -42,7 +42,7 @@ const localeParam = (ctx: DocumentContext): string | null => {
 
 /** Rows of exactly this locale (null: the rows of a type that is not localized). */
 const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilder =>
-  locale === null ? q.whereNull('locale') : q.where('locale', locale);
+  locale === null ? q.whereNull(COLUMNS.locale) : q.where(COLUMNS.locale, locale);
 
 /**
  * The row-level implementation of every action: what is left once middleware (draft &
@@ -110,12 +110,14 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     await assignComponentIds(ctx.db, prepared.newComponents);
     try {
       if ('row' in target) {
-        await table(ctx).where('id', target.row.id).update({ data: prepared.data, updated_at: ctx.db.fn.now() });
+        await table(ctx)
+          .where(COLUMNS.id, target.row.id)
+          .update({ [COLUMNS.data]: prepared.data, [COLUMNS.updatedAt]: ctx.db.fn.now() });
       } else {
         await table(ctx).insert({
-          document_id: documentId,
+          [COLUMNS.documentId]: documentId,
           locale: target.insert.locale,
-          published_at: target.insert.publishedAt === 'now' ? ctx.db.fn.now() : null,
+          [COLUMNS.publishedAt]: target.insert.publishedAt === 'now' ? ctx.db.fn.now() : null,
           data: prepared.data,
         });
       }
@@ -135,11 +137,11 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     locale: string | undefined,
     published: boolean,
   ): Promise<Row[]> =>
-    inScope(table(ctx).select(ROW_COLUMNS).where('document_id', documentId), ctx.contentType, {
+    inScope(table(ctx).select(ROW_COLUMNS).where(COLUMNS.documentId, documentId), ctx.contentType, {
       status: published ? 'published' : 'draft',
       locale,
     })
-      .orderBy('id')
+      .orderBy(COLUMNS.id)
       .forNoKeyUpdate();
 
   function requireDraftAndPublish(ctx: DocumentContext): void {
@@ -208,7 +210,12 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     },
     async update(ctx) {
       const { documentId } = ctx.params;
-      const q = table(ctx).select(ROW_COLUMNS).where('document_id', documentId).orderBy('id').forNoKeyUpdate().first();
+      const q = table(ctx)
+        .select(ROW_COLUMNS)
+        .where(COLUMNS.documentId, documentId)
+        .orderBy(COLUMNS.id)
+        .forNoKeyUpdate()
+        .first();
       const existing = (await inScope(q, ctx.contentType, scopeOf(ctx.params))) as Row | undefined;
       if (!existing) return null;
       await write(ctx, documentId, ctx.params.data, { row: existing });
@@ -220,8 +227,8 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     },
     async delete(ctx) {
       const { documentId } = ctx.params;
-      const q = whereLocale(table(ctx).where('document_id', documentId), ctx.contentType, ctx.params.locale);
-      const rows = (await q.clone().select(ROW_COLUMNS).orderBy('id').forUpdate()) as Row[];
+      const q = whereLocale(table(ctx).where(COLUMNS.documentId, documentId), ctx.contentType, ctx.params.locale);
+      const rows = (await q.clone().select(ROW_COLUMNS).orderBy(COLUMNS.id).forUpdate()) as Row[];
       if (rows.length === 0) return null;
       await q.delete();
       await forgetDocument(ctx.db, registry, ctx.uid, documentId, rows);
@@ -236,17 +243,17 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
         // a draft was written leniently: it becomes published only if it passes every rule
         await checkPublishable(ctx.db, registry, ctx.contentType, p.documentId, draft.locale, draft.data);
         // the published version is a fresh row (its own id, and components of its own), as in Strapi 5
-        await ofLocale(table(ctx).where('document_id', p.documentId), draft.locale)
-          .whereNotNull('published_at')
+        await ofLocale(table(ctx).where(COLUMNS.documentId, p.documentId), draft.locale)
+          .whereNotNull(COLUMNS.publishedAt)
           .delete();
         await table(ctx)
           .insert({
-            document_id: p.documentId,
+            [COLUMNS.documentId]: p.documentId,
             locale: draft.locale,
-            published_at: ctx.db.fn.now(),
+            [COLUMNS.publishedAt]: ctx.db.fn.now(),
             data: await versionCopy(ctx, draft.data),
-            created_at: draft.created_at,
-            updated_at: draft.updated_at,
+            [COLUMNS.createdAt]: draft.created_at,
+            [COLUMNS.updatedAt]: draft.updated_at,
           })
           .catch((err: unknown) => {
             throw uniqueViolation(err, ctx.contentType, draft.data) ?? err;
@@ -260,7 +267,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       const drafts = await rowsOf(ctx, p.documentId, p.locale, false);
       if (drafts.length === 0) return null;
       await whereLocale(
-        table(ctx).where('document_id', p.documentId).whereNotNull('published_at'),
+        table(ctx).where(COLUMNS.documentId, p.documentId).whereNotNull(COLUMNS.publishedAt),
         ctx.contentType,
         p.locale,
       ).delete();
@@ -276,9 +283,9 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
         throw applicationError('The document has no published version to restore the draft from');
       }
       for (const row of published) {
-        await ofLocale(table(ctx).where('document_id', p.documentId), row.locale)
-          .whereNull('published_at')
-          .update({ data: await versionCopy(ctx, row.data), updated_at: ctx.db.fn.now() });
+        await ofLocale(table(ctx).where(COLUMNS.documentId, p.documentId), row.locale)
+          .whereNull(COLUMNS.publishedAt)
+          .update({ [COLUMNS.data]: await versionCopy(ctx, row.data), [COLUMNS.updatedAt]: ctx.db.fn.now() });
       }
       return after(ctx, p, 'draft', published[0].locale);
     },
@@ -306,7 +313,9 @@ async function forgetDocument(
       registry,
       rows.map((r) => Number(r.id)),
     );
-  const stillThere = await db(registry.contentType(uid).collectionName).first('id').where('document_id', documentId);
+  const stillThere = await db(registry.contentType(uid).collectionName)
+    .first(COLUMNS.id)
+    .where(COLUMNS.documentId, documentId);
   if (stillThere) return; // other locales of the document remain
   for (const ref of registry.relationsTo(uid)) {
     const toMany = isToMany(ref.attr);
@@ -315,7 +324,7 @@ async function forgetDocument(
     const write = withoutRank(setAttribute(ref.attribute, value), ref.attribute, documentId);
     await db(registry.contentType(ref.uid).collectionName)
       .whereRaw(held.sql, held.bindings)
-      .update({ data: raw(db, write) });
+      .update({ [COLUMNS.data]: raw(db, write) });
   }
 }
 
@@ -331,7 +340,7 @@ async function forgetFiles(db: Knex, registry: Registry, ids: number[]): Promise
       }
     });
     const value = multiple ? filesWithout(ref.attribute, ids) : JSON_NULL;
-    await holders.update({ data: raw(db, setAttribute(ref.attribute, value)) });
+    await holders.update({ [COLUMNS.data]: raw(db, setAttribute(ref.attribute, value)) });
   }
 }
 

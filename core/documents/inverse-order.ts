@@ -19,7 +19,9 @@ import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
 import { isLocalized, isToMany, type RelationAttribute } from '../content-types/types.ts';
-import { ORDER_KEY } from '../query/sql.ts';
+import { COLUMNS, ORDER_KEY } from '../query/sql.ts';
+import { BY_RANK, largestRankOf, largestRanks } from '../query/table-sql.ts';
+import type { Row } from './rows.ts';
 import { holds, setRanks } from '../query/jsonb-writes.ts';
 import { whereLocale } from './rows.ts';
 
@@ -66,14 +68,10 @@ export async function rankOwner(
     const gained = next.filter((id) => !previous.includes(id));
     if (gained.length > 0) {
       const local = isLocalized(owners) && locale !== null && locale !== '*';
-      // a to-many owner holds an array of ids, a to-one owner (manyToOne) the id itself
-      const held = isToMany(attr) ? 'jsonb_build_array(g.id)' : 'to_jsonb(g.id)';
-      const { rows } = (await db.raw(
-        `SELECT g.id, (SELECT max((o.data -> ? -> ? ->> g.id)::float8) FROM ?? o
-           WHERE o.data @> jsonb_build_object(?::text, ${held})${local ? ' AND o.locale = ?' : ''}) AS rank
-         FROM unnest(?::text[]) g(id)`,
-        [ORDER_KEY, name, owners.collectionName, name, ...(local ? [locale] : []), gained],
-      )) as { rows: Array<{ id: string; rank: number | null }> };
+      const ranked = largestRanks(owners.collectionName, name, gained, isToMany(attr), local ? locale : null);
+      const { rows } = (await db.raw(ranked.sql, ranked.bindings)) as {
+        rows: Array<{ id: string; rank: number | null }>;
+      };
       for (const { id, rank } of rows) ranks[id] = (rank ?? 0) + 1;
     }
     const all = isPlainObject(data[ORDER_KEY]) ? (data[ORDER_KEY] as Record<string, unknown>) : {};
@@ -96,11 +94,16 @@ export async function rankedOwners(
 ): Promise<Array<{ id: string; rank: number | null }>> {
   const ct = registry.contentType(ownerUid);
   const held = holds(attribute, documentId, toMany);
-  const rows: Array<{ document_id: string; rank: number | null }> = await whereLocale(db(ct.collectionName), ct, locale)
-    .select('document_id', db.raw(`max((data -> ? -> ? ->> ?)::float8) AS rank`, [ORDER_KEY, attribute, documentId]))
+  const rank = largestRankOf(attribute, documentId);
+  const rows: Array<Pick<Row, 'document_id'> & { rank: number | null }> = await whereLocale(
+    db(ct.collectionName),
+    ct,
+    locale,
+  )
+    .select(COLUMNS.documentId, db.raw(rank.sql, rank.bindings))
     .whereRaw(held.sql, held.bindings)
-    .groupBy('document_id')
-    .orderByRaw('rank NULLS FIRST, min(id)');
+    .groupBy(COLUMNS.documentId)
+    .orderByRaw(BY_RANK);
   return rows.map((r) => ({ id: r.document_id, rank: r.rank }));
 }
 

@@ -12,7 +12,7 @@ import { fieldErrors, type FieldIssue } from '../errors.ts';
 import { checkScalar } from '../content-types/scalars.ts';
 import { countIssue, requiredIssue, UNIQUE_MESSAGE } from './issues.ts';
 import { listValue } from './component-values.ts';
-import { uniqueExpression } from '../../database/sync.ts';
+import { uniqueTaken } from '../query/table-sql.ts';
 
 /** Refuse to publish `data` (a draft of `documentId` in `locale`) unless it passes every rule. */
 export async function checkPublishable(
@@ -113,13 +113,10 @@ async function takenUniqueValues(
     .map(([name]) => name);
   if (names.length === 0) return [];
   // the index's own expression and predicate, so the lookup is an index probe
-  const checks = names.map((name) =>
-    db.raw(
-      `EXISTS (SELECT 1 FROM ?? WHERE published_at IS NOT NULL AND coalesce(locale, '') = ? AND document_id <> ?
-      AND ${uniqueExpression(name)} = ?) AS ??`,
-      [ct.collectionName, locale ?? '', documentId, String(data[name]), name],
-    ),
-  );
+  const checks = names.map((name) => {
+    const taken = uniqueTaken(ct.collectionName, name, String(data[name]), locale, documentId);
+    return db.raw(taken.sql, taken.bindings);
+  });
   const row = (await db.select(checks).first()) as Record<string, boolean>;
   return names.filter((name) => row[name]);
 }

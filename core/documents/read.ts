@@ -7,7 +7,7 @@ import { searchCondition } from '../query/search.ts';
 import { inScope } from './rows.ts';
 import type { Scope } from '../query/scope-sql.ts';
 import { documentJson, type SelectContext, type SharedRenders } from '../query/populate-sql.ts';
-import { fragment as frag, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
+import { COLUMNS, fragment as frag, qualified, quote, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
 import type { StatementNamer } from '../../database/prepared.ts';
@@ -66,7 +66,10 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
     ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
   const columns = ROW_COLUMNS.map((c) => `r0.${c}`);
   const ordered = once
-    ? req.db({ r0: req.ct.collectionName }).whereRaw(`r0.id IN (SELECT id FROM ${MATCH})`).select(columns)
+    ? req
+        .db({ r0: req.ct.collectionName })
+        .whereRaw(`${qualified('r0', COLUMNS.id)} IN (SELECT ${quote(COLUMNS.id)} FROM ${MATCH})`)
+        .select(columns)
     : matching(req, 'r0').select(columns);
   applySort(ordered, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
   if (req.offset) ordered.offset(req.offset);
@@ -75,11 +78,10 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // limit: a document over 8 kB is stored compressed (database/sync.ts) and every `data->'key'`
   // would decompress it again, while doing it before the limit would copy every matching row's
   // document. OFFSET 0 keeps PostgreSQL from inlining the expression into each `data->'key'`.
-  const rows = frag(
-    `SELECT ${ROW_COLUMNS.map((c) => (c === 'data' ? `p.data || '{}'::jsonb AS data` : `p.${c}`)).join(', ')} ` +
-      'FROM (?) p OFFSET 0',
-    [ordered as unknown as Knex.Value],
+  const detoasted = ROW_COLUMNS.map((c) =>
+    c === COLUMNS.data ? `${qualified('p', c)} || '{}'::jsonb AS ${quote(c)}` : qualified('p', c),
   );
+  const rows = frag(`SELECT ${detoasted.join(', ')} FROM (?) "p" OFFSET 0`, [ordered as unknown as Knex.Value]);
   let from: Frag;
   if (shared && shared.ctes.length > 0) {
     // the page first (the shared renders read which documents it references), then the renders
@@ -99,7 +101,7 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const withCtes = ctes.length > 0 ? `WITH ${ctes.map((c) => c.sql).join(', ')} ` : '';
   const totalColumn = count ? `, (${count.sql}) AS total` : '';
   const query = req.db.raw(
-    `${withCtes}SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} r), '[]'::json)` +
+    `${withCtes}SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} "r"), '[]'::json)` +
       `${asText} AS data${totalColumn}`,
     [...ctes.flatMap((c) => c.bindings), ...doc.bindings, ...from.bindings, ...(count?.bindings ?? [])],
   );

@@ -18,7 +18,9 @@ import {
   setAttribute,
   withoutRank,
 } from '../query/jsonb-writes.ts';
-import type { SqlFragment } from '../query/sql.ts';
+import { COLUMNS, type SqlFragment } from '../query/sql.ts';
+import { attributeText } from '../query/table-sql.ts';
+import type { Row } from './rows.ts';
 
 /** A write to the inverse (`mappedBy`) side, applied to the owners once the document exists. */
 export interface InverseWrite {
@@ -80,11 +82,11 @@ export async function resolveRelations(
     // removes the new reference), or went first and the target is not found; an edit of the
     // target (NO KEY UPDATE) does not wait. Ordered by id, as every locker of several rows.
     const rows = await db(registry.contentType(uid).collectionName)
-      .select('document_id')
-      .whereIn('document_id', [...ids])
-      .orderBy('id')
+      .select(COLUMNS.documentId)
+      .whereIn(COLUMNS.documentId, [...ids])
+      .orderBy(COLUMNS.id)
       .forKeyShare();
-    found.set(uid, new Set(rows.map((r: { document_id: string }) => r.document_id)));
+    found.set(uid, new Set(rows.map((r: Pick<Row, 'document_id'>) => r.document_id)));
   }
 
   const inverse: InverseWrite[] = [];
@@ -123,7 +125,11 @@ export async function resolveRelations(
     const files = registry.hasContentType(FILE_UID) ? registry.contentType(FILE_UID).collectionName : null;
     const rows: Array<{ id: number; mime: string | null }> =
       files && ids.length
-        ? await db(files).select('id', db.raw(`data ->> 'mime' AS mime`)).whereIn('id', ids).orderBy('id').forKeyShare()
+        ? await db(files)
+            .select(COLUMNS.id, raw(db, attributeText('mime')))
+            .whereIn(COLUMNS.id, ids)
+            .orderBy(COLUMNS.id)
+            .forKeyShare()
         : [];
     const mimeOf = new Map(rows.map((r) => [r.id, r.mime ?? '']));
     for (const m of media) {
@@ -169,11 +175,11 @@ export async function enforceExclusiveTargets(
     if (attr.relation !== 'oneToOne' && attr.relation !== 'oneToMany') continue;
     const targets = asList(data[name]);
     if (targets.length === 0) continue;
-    const q = sameLocale(db(ct.collectionName).whereNot('document_id', documentId), registry, uid, locale);
+    const q = sameLocale(db(ct.collectionName).whereNot(COLUMNS.documentId, documentId), registry, uid, locale);
     const toMany = attr.relation === 'oneToMany';
     const held = holdsAny(name, targets, toMany);
     const value = toMany ? listWithout(name, targets) : JSON_NULL;
-    await q.whereRaw(held.sql, held.bindings).update({ data: raw(db, setAttribute(name, value)) });
+    await q.whereRaw(held.sql, held.bindings).update({ [COLUMNS.data]: raw(db, setAttribute(name, value)) });
   }
 }
 
@@ -213,20 +219,20 @@ export async function applyInverseWrites(
       const held = holds(name, documentId, owner.toMany);
       const value = owner.toMany ? listWithout(name, documentId) : JSON_NULL;
       await owners()
-        .whereIn('document_id', removed)
+        .whereIn(COLUMNS.documentId, removed)
         .whereRaw(held.sql, held.bindings)
-        .update({ data: raw(db, withoutRank(setAttribute(name, value), name, documentId)) });
+        .update({ [COLUMNS.data]: raw(db, withoutRank(setAttribute(name, value), name, documentId)) });
     }
     if (added.length > 0) {
       const value = owner.toMany ? listWith(name, documentId) : documentIdValue(documentId);
-      const q = owners().whereIn('document_id', added);
+      const q = owners().whereIn(COLUMNS.documentId, added);
       if (owner.toMany) {
         const missing = lacks(name, documentId);
         q.whereRaw(missing.sql, missing.bindings);
       }
       // exclusivity needs nothing more: on a to-one inverse side `next` holds one owner, so
       // every other owner that pointed here is in `removed` already
-      await q.update({ data: raw(db, setAttribute(name, value)) });
+      await q.update({ [COLUMNS.data]: raw(db, setAttribute(name, value)) });
     }
     if (isToMany(attr)) {
       const ranks = new Map(ranked.map((o) => [o.id, o.rank]));

@@ -1,17 +1,24 @@
 import type { Knex } from 'knex';
 import { isLocalized, type ContentType } from '../content-types/types.ts';
 import { scopeCondition, type Scope } from '../query/scope-sql.ts';
+import { COLUMNS } from '../query/sql.ts';
 
-/** One stored version of a document, as selected from its table. */
-export interface Row {
+/** What each column holds, by COLUMNS' keys. */
+interface RowValues {
   id: number;
-  document_id: string;
+  documentId: string;
   locale: string | null;
-  published_at: Date | null;
+  publishedAt: Date | null;
   data: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
+
+/**
+ * One stored version of a document, as selected from its table: keyed by the column names in
+ * COLUMNS (`row.document_id`), so renaming a column there breaks every reader at compile time.
+ */
+export type Row = { [K in keyof typeof COLUMNS as (typeof COLUMNS)[K]]: RowValues[K] };
 
 /** Restrict to one locale of a localized type (none, null or '*': every locale; other types have no locales). */
 export function whereLocale(
@@ -19,7 +26,7 @@ export function whereLocale(
   ct: ContentType,
   locale: string | null | undefined,
 ): Knex.QueryBuilder {
-  if (isLocalized(ct) && locale && locale !== '*') q.where('locale', locale);
+  if (isLocalized(ct) && locale && locale !== '*') q.where(COLUMNS.locale, locale);
   return q;
 }
 

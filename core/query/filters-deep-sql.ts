@@ -28,10 +28,12 @@ import { DEFAULT_SCOPE, scopeCondition, type Scope } from './scope-sql.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { elementsOf, componentSource, hop, itemSource } from './paths-sql.ts';
 import {
+  COLUMNS,
   fragment,
   joinFragments,
   outerColumn,
   outerDataOf,
+  qualified,
   quote,
   type RowSource,
   type Source,
@@ -176,12 +178,12 @@ function heldByRow(
   scope: Scope,
   match: SqlFragment,
 ): SqlFragment {
-  const id = `${quote(alias)}."document_id"`;
+  const id = qualified(alias, COLUMNS.documentId);
   const held = fragment(`jsonb_build_object(?::text, ${step.link.toMany ? `jsonb_build_array(${id})` : id})`, [
     step.attribute,
   ]);
   const targets = matchingTargets(registry, step, alias, scope, match, held);
-  return { sql: `(${outerColumn(src, 'data')} @> ANY (ARRAY(${targets.sql})))`, bindings: targets.bindings };
+  return { sql: `(${outerColumn(src, COLUMNS.data)} @> ANY (ARRAY(${targets.sql})))`, bindings: targets.bindings };
 }
 
 /** Whether any of the ids `src` holds in `attribute` (one, or an array) is in `set`. */
@@ -207,7 +209,6 @@ function membership(
   match: SqlFragment,
 ): SqlFragment {
   const l = step.link;
-  const a = quote(alias);
   if (l.kind === 'inverse') {
     if (src.kind === 'instance') throw new Error(`inverse relation ${step.attribute} read from a component`);
     // the documentIds the matching owners hold in their owning attribute
@@ -222,12 +223,21 @@ function membership(
           fragment(`${quote(held)}.v`),
           elementsOf({ alias }, l.owner, held, 'text'),
         )
-      : matchingTargets(registry, step, alias, scope, match, fragment(`${a}."data"->>?`, [l.owner]));
-    return { sql: `(${outerColumn(src, 'document_id')} IN (${owners.sql}))`, bindings: owners.bindings };
+      : matchingTargets(
+          registry,
+          step,
+          alias,
+          scope,
+          match,
+          fragment(`${qualified(alias, COLUMNS.data)}->>?`, [l.owner]),
+        );
+    return { sql: `(${outerColumn(src, COLUMNS.documentId)} IN (${owners.sql}))`, bindings: owners.bindings };
   }
   if (l.kind === 'owning' && src.kind !== 'instance') return heldByRow(registry, src, step, alias, scope, match);
   // from a component instance (no index applies) or to files: the held ids against a hashed set
-  const key = fragment(l.kind === 'media' ? `${a}."id"::text` : `${a}."document_id"`);
+  const key = fragment(
+    l.kind === 'media' ? `${qualified(alias, COLUMNS.id)}::text` : qualified(alias, COLUMNS.documentId),
+  );
   return holdsAnyOf(
     src,
     step.attribute,

@@ -6,8 +6,10 @@
 import type { Registry } from '../content-types/registry.ts';
 import { scopeCondition, type Scope } from './scope-sql.ts';
 import {
+  COLUMNS,
   outerColumn,
   outerDataOf,
+  qualified,
   quote,
   type InstanceSource,
   type RowSource,
@@ -30,24 +32,24 @@ export interface Hop {
  * `jsonb_path_ops` index on an inverse side's `data` cannot serve.
  */
 function link(src: Source, step: RelationStep, alias: string): SqlFragment {
-  const t = (c: string): string => `${quote(alias)}.${quote(c)}`;
+  const t = (c: string): string => qualified(alias, c);
   const l = step.link;
   if (l.kind === 'inverse') {
     if (src.kind === 'instance') throw new Error(`inverse relation ${step.attribute} read from a component`);
-    const id = outerColumn(src, 'document_id');
+    const id = outerColumn(src, COLUMNS.documentId);
     const held = l.ownerToMany ? `jsonb_build_array(${id})` : id;
-    return { sql: `${t('data')} @> jsonb_build_object(?::text, ${held})`, bindings: [l.owner] };
+    return { sql: `${t(COLUMNS.data)} @> jsonb_build_object(?::text, ${held})`, bindings: [l.owner] };
   }
   const d = outerDataOf(src);
   const bindings = [...d.bindings, step.attribute];
   if (l.kind === 'media') {
     return l.toMany
-      ? { sql: `${d.sql}->? @> jsonb_build_array(${t('id')})`, bindings }
-      : { sql: `${t('id')} = (${d.sql}->>?)::bigint`, bindings };
+      ? { sql: `${d.sql}->? @> jsonb_build_array(${t(COLUMNS.id)})`, bindings }
+      : { sql: `${t(COLUMNS.id)} = (${d.sql}->>?)::bigint`, bindings };
   }
   return l.toMany
-    ? { sql: `${d.sql}->? @> jsonb_build_array(${t('document_id')})`, bindings }
-    : { sql: `${t('document_id')} = ${d.sql}->>?`, bindings };
+    ? { sql: `${d.sql}->? @> jsonb_build_array(${t(COLUMNS.documentId)})`, bindings }
+    : { sql: `${t(COLUMNS.documentId)} = ${d.sql}->>?`, bindings };
 }
 
 /** The single instance of a component attribute: no subquery, its fields read in place. */

@@ -29,6 +29,7 @@ import {
   isoTimestamp,
   joinFragments as join,
   ORDER_KEY,
+  qualified as col,
   quote,
   type SqlFragment as Frag,
 } from './sql.ts';
@@ -76,7 +77,7 @@ export interface SharedRenders {
 /** The lookup key of a shared render: document ids (text) for relations, file ids for media. */
 interface SharedTarget {
   ct: ContentType;
-  key: 'document_id' | 'id';
+  key: typeof COLUMNS.documentId | typeof COLUMNS.id;
   toMany: boolean;
 }
 
@@ -96,20 +97,20 @@ function shareRender(
   const h = `"v:shared:${shared.ctes.length + 1}"`;
   const t = ctx.alias();
   const doc = documentJson({ ...ctx, shared: undefined }, target.ct, t, node);
-  const scope = target.key === 'document_id' ? scopeCondition(target.ct, t, ctx.scope) : frag('TRUE');
-  const value = `p.data->${lit(name)}`;
+  const scope = target.key === COLUMNS.documentId ? scopeCondition(target.ct, t, ctx.scope) : frag('TRUE');
+  const value = `${col('p', COLUMNS.data)}->${lit(name)}`;
   // file ids are JSON numbers (compared as bigint, so the primary key serves); document ids are text
-  const cast = target.key === 'id' ? '::bigint' : '';
+  const cast = target.key === COLUMNS.id ? '::bigint' : '';
   const refs = target.toMany
-    ? `SELECT x.v${cast} FROM ${shared.page} p, jsonb_array_elements_text(${arrayOf(value)}) x(v)`
-    : `SELECT (p.data->>${lit(name)})${cast} FROM ${shared.page} p` +
-      (target.key === 'id' ? ` WHERE jsonb_typeof(${value}) = 'number'` : '');
-  const key = `${t}.${target.key}`;
+    ? `SELECT "x"."v"${cast} FROM ${shared.page} "p", jsonb_array_elements_text(${arrayOf(value)}) "x"("v")`
+    : `SELECT (${col('p', COLUMNS.data)}->>${lit(name)})${cast} FROM ${shared.page} "p"` +
+      (target.key === COLUMNS.id ? ` WHERE jsonb_typeof(${value}) = 'number'` : '');
+  const key = col(t, target.key);
   shared.ctes.push(
     frag(
-      `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS k, ${doc.sql} AS j ` +
-        `FROM ${quote(target.ct.collectionName)} ${t} WHERE ${key} IN (${refs}) AND ${scope.sql} ` +
-        `ORDER BY ${key}, ${t}.id)`,
+      `${h} AS MATERIALIZED (SELECT DISTINCT ON (${key}) ${key} AS "k", ${doc.sql} AS "j" ` +
+        `FROM ${quote(target.ct.collectionName)} ${quote(t)} WHERE ${key} IN (${refs}) AND ${scope.sql} ` +
+        `ORDER BY ${key}, ${col(t, COLUMNS.id)})`,
       [...doc.bindings, ...scope.bindings],
     ),
   );
@@ -119,17 +120,17 @@ function shareRender(
 /** A page document's own related documents, looked up in a shared render. */
 function lookUp(h: string, data: string, name: string, target: SharedTarget, ctx: SelectContext): Frag {
   const value = `${data}->${lit(name)}`;
-  const cast = target.key === 'id' ? '::bigint' : '';
+  const cast = target.key === COLUMNS.id ? '::bigint' : '';
   if (!target.toMany) {
-    const guard = target.key === 'id' ? `jsonb_typeof(${value}) = 'number' AND ` : '';
-    return frag(`(SELECT ${h}.j FROM ${h} WHERE ${guard}${h}.k = (${data}->>${lit(name)})${cast})`);
+    const guard = target.key === COLUMNS.id ? `jsonb_typeof(${value}) = 'number' AND ` : '';
+    return frag(`(SELECT ${h}."j" FROM ${h} WHERE ${guard}${h}."k" = (${data}->>${lit(name)})${cast})`);
   }
   const o = ctx.alias();
   return list(
     frag(
-      `SELECT json_agg(${h}.j ORDER BY ${o}.n) ` +
-        `FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${o}(v, n) ` +
-        `JOIN ${h} ON ${h}.k = ${o}.v${cast}`,
+      `SELECT json_agg(${h}."j" ORDER BY ${col(o, 'n')}) ` +
+        `FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${quote(o)}("v", "n") ` +
+        `JOIN ${h} ON ${h}."k" = ${col(o, 'v')}${cast}`,
     ),
   );
 }
@@ -197,19 +198,20 @@ function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] 
 /** The JSON of one document row under `alias`. */
 export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
   const pairs: Array<[string, Frag]> = [
-    ['id', frag(`${alias}.id`)],
-    ['documentId', frag(`${alias}.document_id`)],
+    ['id', frag(col(alias, COLUMNS.id))],
+    ['documentId', frag(col(alias, COLUMNS.documentId))],
   ];
   for (const name of scalars(ctx, ct.attributes, shape)) {
-    pairs.push([name, scalarJson(ct.attributes[name], `${alias}.data`, name)]);
+    pairs.push([name, scalarJson(ct.attributes[name], col(alias, COLUMNS.data), name)]);
   }
   for (const key of SYSTEM)
-    if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(`${alias}.${COLUMNS[key]}`))]);
+    if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(col(alias, COLUMNS[key])))]);
   if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale')))
-    pairs.push(['locale', frag(`${alias}.locale`)]);
+    pairs.push(['locale', frag(col(alias, COLUMNS.locale))]);
   const inner: SelectContext = { ...ctx, row: { alias, ct } };
   for (const [key, node] of Object.entries(shape.populate ?? {})) {
-    pairs.push([key, populated(inner, ct.attributes, `${alias}.data`, attributeOf(key, node), node, { alias, ct })]);
+    const data = col(alias, COLUMNS.data);
+    pairs.push([key, populated(inner, ct.attributes, data, attributeOf(key, node), node, { alias, ct })]);
   }
   return object(pairs);
 }
@@ -222,7 +224,7 @@ function targetScope(ctx: SelectContext, target: ContentType, alias: string): Fr
   const scope = scopeCondition(target, alias, ctx.scope);
   const row = ctx.row;
   if (ctx.scope.locale !== '*' || !row || !isLocalized(target) || !isLocalized(row.ct)) return scope;
-  return frag(`${scope.sql} AND ${alias}.locale = ${row.alias}.locale`, scope.bindings);
+  return frag(`${scope.sql} AND ${col(alias, COLUMNS.locale)} = ${col(row.alias, COLUMNS.locale)}`, scope.bindings);
 }
 
 /** The JSON of one component instance (a jsonb expression); dynamic zone items lead with `__component`. */
@@ -270,7 +272,7 @@ function listJson(items: Items, node: PopulateNode): Frag {
       `SELECT ${items.columns}, row_number() OVER (ORDER BY ${order.sql}) AS ${POSITION} ${body.sql}` +
       ` ORDER BY ${POSITION} OFFSET ?${p.limit === null ? '' : ' LIMIT ?'}`;
     nodes = list(
-      frag(`SELECT json_agg(${item.sql} ORDER BY ${alias}.${POSITION}) FROM (${window}) ${alias}`, [
+      frag(`SELECT json_agg(${item.sql} ORDER BY ${quote(alias)}.${POSITION}) FROM (${window}) ${quote(alias)}`, [
         ...bindings,
         p.start,
         ...(p.limit === null ? [] : [p.limit]),
@@ -328,7 +330,7 @@ function populated(
     if (shareable(ctx, owner, node)) {
       const target: SharedTarget = {
         ct: ctx.registry.contentType(FILE_UID),
-        key: 'id',
+        key: COLUMNS.id,
         toMany: attr.multiple === true,
       };
       return lookUp(shareRender(ctx, ctx.shared, target, name, node), data, name, target, ctx);
@@ -342,9 +344,9 @@ function populated(
       return frag(`CASE WHEN jsonb_typeof(${value}) = 'object' THEN ${one.sql} END`, one.bindings);
     }
     const e = ctx.alias();
-    const item = componentJson(ctx, attr.component, `${e}.v`, node, false);
-    const body = frag(`FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n)`);
-    return listJson({ alias: e, columns: `${e}.v`, item, body, order: frag(`${e}.n`) }, node);
+    const item = componentJson(ctx, attr.component, col(e, 'v'), node, false);
+    const body = frag(`FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${quote(e)}("v", "n")`);
+    return listJson({ alias: e, columns: col(e, 'v'), item, body, order: frag(col(e, 'n')) }, node);
   }
   if (attr.type === 'dynamiczone') {
     const value = `(${data}->${lit(name)})`;
@@ -354,16 +356,16 @@ function populated(
       return node.total ? frag(`json_build_object('nodes', '[]'::json, 'total', 0)`) : frag(`'[]'::json`);
     }
     const cases = shown.map((uid) => {
-      const item = componentJson(ctx, uid, `${e}.v`, node.on?.[uid] ?? {}, true);
+      const item = componentJson(ctx, uid, col(e, 'v'), node.on?.[uid] ?? {}, true);
       return frag(`WHEN ${lit(uid)} THEN ${item.sql}`, item.bindings);
     });
     const branches = join(cases, ' ');
-    const item = frag(`CASE ${e}.v->>'__component' ${branches.sql} END`, branches.bindings);
+    const item = frag(`CASE ${col(e, 'v')}->>'__component' ${branches.sql} END`, branches.bindings);
     const body = frag(
-      `FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${e}(v, n)` +
-        ` WHERE ${e}.v->>'__component' IN (${shown.map(lit).join(', ')})`,
+      `FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${quote(e)}("v", "n")` +
+        ` WHERE ${col(e, 'v')}->>'__component' IN (${shown.map(lit).join(', ')})`,
     );
-    return listJson({ alias: e, columns: `${e}.v`, item, body, order: frag(`${e}.n`) }, node);
+    return listJson({ alias: e, columns: col(e, 'v'), item, body, order: frag(col(e, 'n')) }, node);
   }
   throw new Error(`${name} cannot be populated`);
 }
@@ -391,7 +393,7 @@ function relation(
 ): Frag {
   const target = ctx.registry.contentType(attr.target);
   if (!attr.mappedBy && shareable(ctx, owner, node)) {
-    const shared: SharedTarget = { ct: target, key: 'document_id', toMany: isToMany(attr) };
+    const shared: SharedTarget = { ct: target, key: COLUMNS.documentId, toMany: isToMany(attr) };
     return lookUp(shareRender(ctx, ctx.shared, shared, name, node), data, name, shared, ctx);
   }
   const t = ctx.alias();
@@ -404,27 +406,30 @@ function relation(
   if (attr.mappedBy) {
     const own = ctx.registry.owningSide(attr)!;
     // the owners hold this document's id; containment lets the GIN index find them
+    const ownerId = col(owner!.alias, COLUMNS.documentId);
     const held = own.toMany
-      ? `jsonb_build_object(${lit(own.attribute)}, jsonb_build_array(${owner!.alias}.document_id))`
-      : `jsonb_build_object(${lit(own.attribute)}, ${owner!.alias}.document_id)`;
-    from = `${quote(target.collectionName)} ${t}`;
-    link = `${t}.data @> ${held}`;
-    const firstId = `(SELECT min(f.id) FROM ${quote(target.collectionName)} f WHERE f.document_id = ${t}.document_id)`;
-    natural = `${firstId}, ${t}.id`;
+      ? `jsonb_build_object(${lit(own.attribute)}, jsonb_build_array(${ownerId}))`
+      : `jsonb_build_object(${lit(own.attribute)}, ${ownerId})`;
+    from = `${quote(target.collectionName)} ${quote(t)}`;
+    link = `${col(t, COLUMNS.data)} @> ${held}`;
+    const firstId =
+      `(SELECT min(${col('f', COLUMNS.id)}) FROM ${quote(target.collectionName)} "f" ` +
+      `WHERE ${col('f', COLUMNS.documentId)} = ${col(t, COLUMNS.documentId)})`;
+    natural = `${firstId}, ${col(t, COLUMNS.id)}`;
     // a to-many side in the owners' ranks (inverse-order.ts); owners without one first, by age
-    const rank = `(${t}.data->${lit(ORDER_KEY)}->${lit(own.attribute)}->>${owner!.alias}.document_id)::float8`;
+    const rank = `(${col(t, COLUMNS.data)}->${lit(ORDER_KEY)}->${lit(own.attribute)}->>${ownerId})::float8`;
     if (toMany) natural = `${rank} NULLS FIRST, ${natural}`;
   } else if (toMany) {
     const o = ctx.alias();
     from =
-      `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n) ` +
-      `JOIN ${quote(target.collectionName)} ${t} ON ${t}.document_id = ${o}.v`;
+      `jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${quote(o)}("v", "n") ` +
+      `JOIN ${quote(target.collectionName)} ${quote(t)} ON ${col(t, COLUMNS.documentId)} = ${col(o, 'v')}`;
     link = 'TRUE';
-    natural = `${o}.n`;
+    natural = col(o, 'n');
   } else {
-    from = `${quote(target.collectionName)} ${t}`;
-    link = `${t}.document_id = ${data}->>${lit(name)}`;
-    natural = `${t}.id`;
+    from = `${quote(target.collectionName)} ${quote(t)}`;
+    link = `${col(t, COLUMNS.documentId)} = ${data}->>${lit(name)}`;
+    natural = col(t, COLUMNS.id);
   }
   const filter = join([scope, where], ' AND ');
   if (node.count) {
@@ -442,7 +447,7 @@ function relation(
       ...filter.bindings,
       ...order.bindings,
     ]);
-  return listJson({ alias: t, columns: `${t}.*`, item: doc, body: frag(body, filter.bindings), order }, node);
+  return listJson({ alias: t, columns: `${quote(t)}.*`, item: doc, body: frag(body, filter.bindings), order }, node);
 }
 
 function media(ctx: SelectContext, multiple: boolean, data: string, name: string, node: PopulateNode): Frag {
@@ -451,17 +456,18 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
   const doc = documentJson(ctx, files, f, node);
   if (!multiple) {
     return frag(
-      `(SELECT ${doc.sql} FROM ${quote(files.collectionName)} ${f} ` +
-        `WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' AND ${f}.id = (${data}->>${lit(name)})::bigint)`,
+      `(SELECT ${doc.sql} FROM ${quote(files.collectionName)} ${quote(f)} ` +
+        `WHERE jsonb_typeof(${data}->${lit(name)}) = 'number' ` +
+        `AND ${col(f, COLUMNS.id)} = (${data}->>${lit(name)})::bigint)`,
       doc.bindings,
     );
   }
   const o = ctx.alias();
   const body = frag(
-    `FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${o}(v, n)` +
-      ` JOIN ${quote(files.collectionName)} ${f} ON ${f}.id = ${o}.v::bigint`,
+    `FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${quote(o)}("v", "n")` +
+      ` JOIN ${quote(files.collectionName)} ${quote(f)} ON ${col(f, COLUMNS.id)} = ${col(o, 'v')}::bigint`,
   );
-  return listJson({ alias: f, columns: `${f}.*`, item: doc, body, order: frag(`${o}.n`) }, node);
+  return listJson({ alias: f, columns: `${quote(f)}.*`, item: doc, body, order: frag(col(o, 'n')) }, node);
 }
 
 /** The same document in its other locales, in the read's status. */
@@ -471,9 +477,10 @@ function localizations(ctx: SelectContext, owner: { alias: string; ct: ContentTy
   const status = scopeCondition(ct, t, { status: ctx.scope.status, locale: '*' });
   const doc = documentJson(ctx, ct, t, node);
   const body = frag(
-    `FROM ${quote(ct.collectionName)} ${t} WHERE ${t}.document_id = ${owner.alias}.document_id` +
-      ` AND ${t}.locale IS DISTINCT FROM ${owner.alias}.locale AND ${status.sql}`,
+    `FROM ${quote(ct.collectionName)} ${quote(t)} ` +
+      `WHERE ${col(t, COLUMNS.documentId)} = ${col(owner.alias, COLUMNS.documentId)}` +
+      ` AND ${col(t, COLUMNS.locale)} IS DISTINCT FROM ${col(owner.alias, COLUMNS.locale)} AND ${status.sql}`,
     status.bindings,
   );
-  return listJson({ alias: t, columns: `${t}.*`, item: doc, body, order: frag(`${t}.id`) }, node);
+  return listJson({ alias: t, columns: `${quote(t)}.*`, item: doc, body, order: frag(col(t, COLUMNS.id)) }, node);
 }

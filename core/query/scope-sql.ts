@@ -3,7 +3,7 @@
  * status and locale, as one SQL condition on a row.
  */
 import { isLocalized, type ContentType } from '../content-types/types.ts';
-import { quote, type SqlFragment } from './sql.ts';
+import { COLUMNS, qualified, type SqlFragment } from './sql.ts';
 import type { Status } from './types.ts';
 
 /** Which version of a document a read or write is about. */
@@ -25,12 +25,12 @@ export const DEFAULT_SCOPE: Readonly<Scope> = Object.freeze({ status: 'published
  * applies only to localized types (others store `locale` null).
  */
 export function scopeCondition(ct: ContentType, alias: string, scope: Scope): SqlFragment {
-  const published = `${quote(alias)}."published_at"`;
+  const published = qualified(alias, COLUMNS.publishedAt);
   const drafts = ct.options.draftAndPublish && scope.status === 'draft';
   const parts = [drafts ? `${published} IS NULL` : `${published} IS NOT NULL`];
   const bindings: SqlFragment['bindings'] = [];
   if (isLocalized(ct) && scope.locale && scope.locale !== '*') {
-    parts.push(`${quote(alias)}."locale" = ?`);
+    parts.push(`${qualified(alias, COLUMNS.locale)} = ?`);
     bindings.push(scope.locale);
   }
   return { sql: parts.join(' AND '), bindings };

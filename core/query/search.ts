@@ -14,7 +14,7 @@
  */
 import { isLocalized, isScalar, type Attribute, type ContentType } from '../content-types/types.ts';
 import { validationError } from '../errors.ts';
-import { quote, type SqlFragment } from './sql.ts';
+import { COLUMNS, qualified, quote, type SqlFragment } from './sql.ts';
 
 const STRING_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
 const NUMBER_TYPES: ReadonlySet<string> = new Set(['integer', 'biginteger', 'float', 'decimal']);
@@ -45,11 +45,11 @@ const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /** Each column `_q` may read, as text (NULL when absent), for the row under `alias` (unqualified without). */
 function columns(ct: ContentType, alias: string | undefined, numeric: boolean): string[] {
-  const c = (name: string): string => (alias ? `${quote(alias)}.${quote(name)}` : quote(name));
+  const c = (name: string): string => (alias ? qualified(alias, name) : quote(name));
   const { strings, numbers } = searchedAttributes(ct);
-  const out = [`${c('id')}::text`, c('document_id')];
-  if (isLocalized(ct)) out.push(c('locale'));
-  for (const name of numeric ? [...strings, ...numbers] : strings) out.push(`(${c('data')}->>${lit(name)})`);
+  const out = [`${c(COLUMNS.id)}::text`, c(COLUMNS.documentId)];
+  if (isLocalized(ct)) out.push(c(COLUMNS.locale));
+  for (const name of numeric ? [...strings, ...numbers] : strings) out.push(`(${c(COLUMNS.data)}->>${lit(name)})`);
   return out;
 }
 

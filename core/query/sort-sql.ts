@@ -25,8 +25,10 @@ import { DEFAULT_SCOPE, scopeCondition, type Scope } from './scope-sql.ts';
 import { componentSource, hop, reachesMany } from './paths-sql.ts';
 import {
   castOf,
+  COLUMNS,
   column,
   joinFragments,
+  qualified,
   quote,
   typedExpr,
   type RowSource,
@@ -68,7 +70,10 @@ function sortValue(
   const where = h.where.sql === 'TRUE' ? '' : ` WHERE ${h.where.sql}`;
   if (reachesMany(step)) return { sql: `(SELECT ${aggregate(spec, value.sql)} FROM ${h.from.sql}${where})`, bindings };
   // one related document; its first row should a read see several (every locale)
-  return { sql: `(SELECT ${value.sql} FROM ${h.from.sql}${where} ORDER BY ${quote(alias)}."id" LIMIT 1)`, bindings };
+  return {
+    sql: `(SELECT ${value.sql} FROM ${h.from.sql}${where} ORDER BY ${qualified(alias, COLUMNS.id)} LIMIT 1)`,
+    bindings,
+  };
 }
 
 /** Every row in scope of `step`'s target, by id, to the value it orders by through `rest`: one jsonb object. */
@@ -85,7 +90,7 @@ function valueMap(
   const inScope = scopeCondition(ct, alias, ctx.scope);
   return {
     sql:
-      `(SELECT jsonb_object_agg(${quote(alias)}."id", ${value.sql}) ` +
+      `(SELECT jsonb_object_agg(${qualified(alias, COLUMNS.id)}, ${value.sql}) ` +
       `FROM ${quote(ct.collectionName)} AS ${quote(alias)} WHERE ${inScope.sql})`,
     bindings: [...value.bindings, ...inScope.bindings],
   };
@@ -93,7 +98,7 @@ function valueMap(
 
 /** The value of the row under `alias` in `map`, of the type `typedExpr` gives the field. */
 const lookUp = (map: SqlFragment, alias: string, spec: SortSpec): SqlFragment => ({
-  sql: `(${map.sql}->>${quote(alias)}."id"::text)${castOf(spec.field)}`,
+  sql: `(${map.sql}->>${qualified(alias, COLUMNS.id)}::text)${castOf(spec.field)}`,
   bindings: map.bindings,
 });
 
@@ -119,7 +124,7 @@ export function compileSort(
     return { sql: `${e.sql} ${s.order}`, bindings: e.bindings };
   });
   const byId = specs.some((s) => !s.path?.length && s.field.kind === 'system' && s.field.name === 'id');
-  if (!byId) keys.push({ sql: `${column(src, 'id')} asc`, bindings: [] });
+  if (!byId) keys.push({ sql: `${column(src, COLUMNS.id)} asc`, bindings: [] });
   return joinFragments(keys, ', ');
 }
 

@@ -32,15 +32,20 @@ export type Source = RowSource | InstanceSource;
 
 export const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
 
+/**
+ * `alias.column`, both quoted. Every name the compilers splice is quoted, the aliases they
+ * generate (`t1`, `r0`) included: one rule, with no case where a name is left bare.
+ */
+export const qualified = (alias: string, name: string): string => `${quote(alias)}.${quote(name)}`;
+
 /** A column of the row source's table, qualified when it has an alias. */
-export const column = (src: RowSource, name: string): string =>
-  src.alias ? `${quote(src.alias)}.${quote(name)}` : quote(name);
+export const column = (src: RowSource, name: string): string => (src.alias ? qualified(src.alias, name) : quote(name));
 
 /** A column of the row, always qualified: for references from inside a subquery. */
 export function outerColumn(src: RowSource, name: string): string {
   const qualifier = src.alias ?? src.table;
   if (!qualifier) throw new Error('a row source read from a subquery needs an alias or a table name');
-  return `${quote(qualifier)}.${quote(name)}`;
+  return qualified(qualifier, name);
 }
 
 /** The jsonb holding the source's attributes (`data` of a row, the instance itself). */

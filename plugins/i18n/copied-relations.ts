@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { type Attributes, isLocalized, isPlainObject, type Registry, validationError } from '../../core/index.ts';
+import {
+  type Attributes,
+  COLUMNS,
+  isLocalized,
+  isPlainObject,
+  type Registry,
+  validationError,
+} from '../../core/index.ts';
 
 interface Ref {
   target: string;
@@ -55,9 +62,9 @@ export async function checkCopiedRelations(
     const ids = [...new Set(localized.filter((r) => r.target === target).map((r) => r.documentId))];
     const table = registry.contentType(target).collectionName;
     const rows: Array<{ document_id: string; locale: string | null }> = await db(table)
-      .select('document_id', 'locale')
-      .whereIn('document_id', ids)
-      .orderBy('id')
+      .select(COLUMNS.documentId, COLUMNS.locale)
+      .whereIn(COLUMNS.documentId, ids)
+      .orderBy(COLUMNS.id)
       .forKeyShare();
     const locales = new Map<string, Set<string | null>>();
     for (const row of rows) locales.set(row.document_id, (locales.get(row.document_id) ?? new Set()).add(row.locale));

@@ -1,4 +1,6 @@
 import {
+  COLUMNS,
+  DRAFT_FIRST,
   type ContentType,
   copyAttributesToLocales,
   type Doc,
@@ -113,9 +115,9 @@ async function updateOrLocalize(
   // prefer a version in the same state (drafts first: every document has one)
   const source = await ctx
     .db(table)
-    .first('data')
-    .where('document_id', p.documentId)
-    .orderByRaw('(published_at IS NULL) DESC, id');
+    .first(COLUMNS.data)
+    .where(COLUMNS.documentId, p.documentId)
+    .orderByRaw(DRAFT_FIRST);
   if (!source) return null;
   const base = pick(source.data, sharedAttributes(ctx.contentType));
   await checkCopiedRelations(ctx.db, registry, ctx.contentType.attributes, base, locale);

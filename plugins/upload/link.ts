@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import {
+  COLUMNS,
   allowedTypesIssue,
   type App,
   type AppError,
@@ -68,7 +69,7 @@ export function createLinker(app: App) {
     if (ROW_ID.test(link.refId)) {
       const row = await app
         .db(ct.collectionName)
-        .first('document_id', 'locale', 'published_at')
+        .first(COLUMNS.documentId, COLUMNS.locale, COLUMNS.publishedAt)
         .where('id', Number(link.refId));
       if (!row) throw notFoundIn(link);
       target.documentId = row.document_id;
@@ -126,7 +127,10 @@ export type Linker = ReturnType<typeof createLinker>;
 
 /** Whether this locale of the document is published (read after the lock: a publish may just have committed). */
 async function hasPublished(trx: Knex, ct: ContentType, documentId: string, locale?: string): Promise<boolean> {
-  const q = trx(ct.collectionName).first('id').where('document_id', documentId).whereNotNull('published_at');
-  if (locale !== undefined) q.where('locale', locale);
+  const q = trx(ct.collectionName)
+    .first(COLUMNS.id)
+    .where(COLUMNS.documentId, documentId)
+    .whereNotNull(COLUMNS.publishedAt);
+  if (locale !== undefined) q.where(COLUMNS.locale, locale);
   return (await q) !== undefined;
 }

@@ -9,6 +9,7 @@ import type { PopulateTree } from '../../core/query/types.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import { resolveSort } from '../../core/query/sort.ts';
 import { startApp } from '../helpers/app.ts';
+import { bareQualified } from '../helpers/sql-text.ts';
 
 const ARTICLE = 'api::article.article';
 const TAG = 'api::tag.tag';
@@ -299,6 +300,23 @@ describe('cost and checks', () => {
     expect(await refused({ seo: { total: true } })).toBe(notList('seo'));
     expect(await refused({ tags: { pagination: { start: -1, limit: 1 } } })).toMatch(/^Invalid pagination of tags/);
     expect(await refused({ x: { attribute: 'nope' } })).toBe('Invalid key nope');
+  });
+
+  it('names every table, alias and column quoted in the whole statement, list and single reads alike', async () => {
+    const paths = [
+      '/api/articles?populate=*&filters[title][$contains]=A&filters[tags][name][$eq]=alpha&sort=author.name,title',
+      '/api/articles?populate[tags][populate][articles][fields][0]=title&pagination[withCount]=true&_q=A',
+      `/api/articles/${articles[0].documentId}?populate[localizations]=*&populate[blocks]=*&status=draft`,
+      '/api/tags?populate[articles][filters][author][name][$null]=false&populate[articles][sort]=title',
+    ];
+    for (const path of paths) {
+      t.queries.length = 0;
+      const res = await t.request('GET', path);
+      expect(res.status).toBe(200);
+      const reads = t.queries.filter((q) => /^(with|select)/i.test(q));
+      expect(reads.length).toBeGreaterThan(0);
+      for (const sql of reads) expect(bareQualified(sql)).toEqual([]);
+    }
   });
 
   it('REST still refuses pagination inside populate', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../testing.ts';
 import { startApp } from '../helpers/app.ts';
+import { ROW_COLUMNS } from '../../core/query/sql.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -321,5 +322,15 @@ describe('storage', () => {
     const defs = indexes.map((i: { indexdef: string }) => i.indexdef).join('\n');
     expect(defs).toMatch(/USING btree \(locale, published_at\)/);
     expect(defs).toMatch(/USING gin \(data jsonb_path_ops\)/);
+  });
+
+  it('gives every document table exactly the columns reads select (ROW_COLUMNS), in that order', async () => {
+    for (const table of ['articles', 'tags', 'globals', 'files', 'up_users']) {
+      const { rows } = await t.sql.raw(
+        'SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position',
+        [table],
+      );
+      expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(ROW_COLUMNS);
+    }
   });
 });
