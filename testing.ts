@@ -13,9 +13,11 @@ import { createTestDatabase, type TestDatabase } from './database/test-database.
 import { createConnection } from './database/connection.ts';
 import { usersPermissionsPlugin } from './plugins/users-permissions/index.ts';
 
-/* biome-ignore lint/suspicious/noExplicitAny: a body is whatever the server sent; tests narrow it
-   by asserting (as supertest's) */
-export interface TestResponse<T = any> {
+/**
+ * A response. `body` is `unknown` unless the caller says what it expects
+ * (`t.request<{ data: Article[] }>('GET', '/api/articles')`): the kit does not pretend to know.
+ */
+export interface TestResponse<T = unknown> {
   status: number;
   headers: Headers;
   /** parsed JSON, or the raw text when the body is not JSON (null when empty) */
@@ -37,8 +39,7 @@ export interface TestApp {
   queries: string[];
   /** a separate connection to the test database, to look at rows directly */
   sql: Knex;
-  // biome-ignore lint/suspicious/noExplicitAny: as TestResponse's default
-  request<T = any>(
+  request<T = unknown>(
     method: string,
     path: string,
     body?: unknown,

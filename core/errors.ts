@@ -196,8 +196,11 @@ export const requestTimeout = (): AppError => new AppError('RequestTimeoutError'
 export const unsupportedMediaType = (message = 'Unsupported Media Type'): AppError =>
   new AppError('UnsupportedMediaTypeError', message);
 
-export const applicationError = (message: string, details: Record<string, unknown> = {}): AppError =>
-  new AppError('ApplicationError', message, details);
+export const applicationError = (
+  message: string,
+  details: Record<string, unknown> = {},
+  options: ErrorOptions = {},
+): AppError => new AppError('ApplicationError', message, details, options);
 
 export const paginationError = (message: string, details: Record<string, unknown> = {}): AppError =>
   new AppError('PaginationError', message, details);

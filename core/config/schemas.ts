@@ -37,6 +37,8 @@ const proxy = z.union(
   { message: expected('false, true, a number of proxies (0 to 32) or { koa, maxIpsCount, ipHeader }') },
 );
 
+export type ProxyConfig = z.output<typeof proxy>;
+
 export const serverConfigSchema = z.object({
   host: z.string().default('0.0.0.0'),
   port: port().default(1337),

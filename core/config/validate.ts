@@ -19,7 +19,8 @@ export interface ConfigSources {
 
 /** Where the value being checked sits: in which config file, under which key. */
 export interface ConfigPlace {
-  name: ConfigName;
+  /** `middlewares` is one file, not layered: its messages name `config/middlewares` */
+  name: ConfigName | 'middlewares';
   /** the key path of the value inside the file (`['users-permissions', 'config']`); [] for the whole file */
   key?: ConfigKey;
   /** absent: the message names `config/<name>` only */
@@ -35,7 +36,8 @@ export function parseConfig<S extends ConfigSchema>(schema: S, value: unknown, p
     .flatMap((issue) => problems(issue))
     .map(({ key, text }) => {
       const full = [...base, ...key];
-      const file = place.sources?.describe(place.name, full) ?? `config/${place.name}`;
+      const layered = place.name === 'middlewares' ? undefined : place.sources?.describe(place.name, full);
+      const file = layered ?? `config/${place.name}`;
       return `${file}: ${fieldLabel(full.map(String)) || '(the whole file)'}: ${text}`;
     });
   throw configurationError([...new Set(lines)].join('\n'));

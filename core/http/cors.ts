@@ -1,8 +1,10 @@
 import type Koa from 'koa';
 import koaCors from '@koa/cors';
 import { configurationError } from '../errors.ts';
-import { isPlainObject, type PlainObject } from '../config/merge.ts';
+import { z } from 'zod';
+import { isPlainObject } from '../config/merge.ts';
 import type { MiddlewaresConfig } from '../config/load.ts';
+import { expected, parseConfig, type ConfigPlace, type ConfigSources } from '../config/validate.ts';
 
 /** The origins allowed: '*', a list (or a comma-separated string), or a function of the request. */
 export type CorsOrigin = string | string[] | ((ctx: Koa.Context) => string | string[] | Promise<string | string[]>);
@@ -29,48 +31,35 @@ export const CORS_DEFAULTS: CorsConfig = {
 };
 
 const NAME = 'strapi::cors';
-// `keepHeaderOnError` is how Strapi's documentation spells the option its code calls `keepHeadersOnError`
-const KEYS = new Set([
-  'enabled',
-  'origin',
-  'expose',
-  'maxAge',
-  'credentials',
-  'methods',
-  'headers',
-  'keepHeadersOnError',
-  'keepHeaderOnError',
-]);
 
-const isStrings = (v: unknown): v is string | string[] =>
-  typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+const strings = z.union([z.string(), z.array(z.string())], { message: expected('a string or a list of strings') });
 
-/** One place's options, checked; `enabled` aside. A misspelt key would silently leave a default open. */
-function checkOptions(raw: unknown, where: string): Partial<CorsConfig> & { enabled?: boolean } {
+/**
+ * One place's options (Strapi's names), strict: a misspelt key would silently leave a default
+ * open. `keepHeaderOnError` is how Strapi's documentation spells the option its code calls
+ * `keepHeadersOnError`; both are accepted and, as in Strapi, change nothing here.
+ */
+const corsOptions = z.strictObject({
+  enabled: z.boolean().optional(),
+  origin: z
+    .union([z.string(), z.array(z.string()), z.custom<CorsOrigin>((v) => typeof v === 'function')], {
+      message: expected("'*', an origin, a list of origins or a function of the request"),
+    })
+    .optional(),
+  expose: strings.optional(),
+  maxAge: z.number().int().nonnegative().optional(),
+  credentials: z.boolean().optional(),
+  methods: strings.optional(),
+  headers: strings.optional(),
+  keepHeadersOnError: z.boolean().optional(),
+  keepHeaderOnError: z.boolean().optional(),
+});
+
+/** One place's options, checked (naming the file and key), without the two that change nothing. */
+function checkOptions(raw: unknown, place: ConfigPlace): Partial<CorsConfig> & { enabled?: boolean } {
   if (raw === undefined) return {};
-  if (!isPlainObject(raw)) throw configurationError(`${where} must be an object`);
-  const fail = (key: string, what: string) => configurationError(`${where}.${key} must be ${what}`);
-  const unknown = Object.keys(raw).filter((key) => !KEYS.has(key));
-  if (unknown.length > 0) {
-    throw configurationError(`${where}: unknown option ${unknown.join(', ')} (known: ${[...KEYS].join(', ')})`);
-  }
-  const { enabled, origin, expose, maxAge, credentials, methods, headers } = raw;
-  if (enabled !== undefined && typeof enabled !== 'boolean') throw fail('enabled', 'a boolean');
-  if (origin !== undefined && !isStrings(origin) && typeof origin !== 'function') {
-    throw fail('origin', "'*', an origin, a list of origins or a function of the request");
-  }
-  if (expose !== undefined && !isStrings(expose)) throw fail('expose', 'a string or a list of strings');
-  if (maxAge !== undefined && !(Number.isInteger(maxAge) && (maxAge as number) >= 0)) {
-    throw fail('maxAge', 'a whole number of seconds');
-  }
-  if (credentials !== undefined && typeof credentials !== 'boolean') throw fail('credentials', 'a boolean');
-  if (methods !== undefined && !isStrings(methods)) throw fail('methods', 'a string or a list of strings');
-  if (headers !== undefined && !isStrings(headers)) throw fail('headers', 'a string or a list of strings');
-  const out: Partial<CorsConfig> & { enabled?: boolean } = {};
-  for (const [key, value] of Object.entries({ enabled, origin, expose, maxAge, credentials, methods, headers })) {
-    if (value !== undefined) (out as PlainObject)[key] = value;
-  }
-  return out;
+  const { keepHeadersOnError: _a, keepHeaderOnError: _b, ...options } = parseConfig(corsOptions, raw, place);
+  return options;
 }
 
 /**
@@ -79,18 +68,22 @@ function checkOptions(raw: unknown, where: string): Partial<CorsConfig> & { enab
  * `strapi::cors` out (as in Strapi), or either place says `enabled: false`. Other entries are
  * Strapi middlewares Vellum has built in, or the app's own, which Vellum does not load.
  */
-export function readCorsConfig(middlewares: MiddlewaresConfig, serverCors: unknown): CorsConfig | null {
-  let listed: unknown;
+export function readCorsConfig(
+  middlewares: MiddlewaresConfig,
+  serverCors: unknown,
+  sources?: ConfigSources,
+): CorsConfig | null {
+  let listed: { value: unknown; at: number } | undefined;
   for (const [i, entry] of middlewares.entries()) {
-    if (entry === NAME) listed ??= {};
-    else if (isPlainObject(entry) && entry.name === NAME) listed = entry.config ?? {};
+    if (entry === NAME) listed ??= { value: {}, at: i };
+    else if (isPlainObject(entry) && entry.name === NAME) listed = { value: entry.config ?? {}, at: i };
     else if (typeof entry !== 'string' && !isPlainObject(entry)) {
       throw configurationError(`config/middlewares[${i}] must be a middleware name or { name, config }`);
     }
   }
   if (listed === undefined) return null;
-  const fromList = checkOptions(listed, `config/middlewares '${NAME}' config`);
-  const fromServer = checkOptions(serverCors, 'server.cors');
+  const fromList = checkOptions(listed.value, { name: 'middlewares', key: [listed.at, 'config'] });
+  const fromServer = checkOptions(serverCors, { name: 'server', key: ['cors'], sources });
   if (fromList.enabled === false || fromServer.enabled === false) return null;
   const merged = { ...CORS_DEFAULTS, ...fromList, ...fromServer };
   delete merged.enabled;
@@ -118,7 +111,8 @@ export function createCors<State>(config: CorsConfig): Koa.Middleware<State> {
   const allowedFor = async (ctx: Koa.Context): Promise<'*' | string[]> => {
     if (typeof origin !== 'function') return fixed ?? [];
     const given = await origin(ctx);
-    if (!isStrings(given)) throw configurationError('the strapi::cors origin function must return origins (strings)');
+    if (!strings.safeParse(given).success)
+      throw configurationError('the strapi::cors origin function must return origins (strings)');
     return allowedOrigins(given);
   };
   const middleware = koaCors({

@@ -142,7 +142,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const publicDir = path.join(appDir, serverConfig.publicDir);
   // a request's statements are cancelled when its client goes away: the server sets the signal, the pool reads it
   const cancellation = createCancellation();
-  const cors = readCorsConfig(config.middlewares, config.server.cors);
+  const cors = readCorsConfig(config.middlewares, config.server.cors, sources);
   const server = createHttpServer({
     log,
     body: serverConfig.body as HttpServerOptions['body'],

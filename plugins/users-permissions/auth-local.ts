@@ -67,7 +67,7 @@ export function createLocalAuth(
           return created;
         });
       } catch (err) {
-        throw takenIdentifier(err) ? applicationError(TAKEN) : err;
+        throw takenIdentifier(err) ? applicationError(TAKEN, {}, { cause: err }) : err;
       }
       ctx.body = token !== null ? { user } : { jwt: await api.jwt().issue({ id: Number(user.id) }), user };
     },

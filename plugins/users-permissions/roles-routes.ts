@@ -117,7 +117,7 @@ export function registerRoleRoutes(app: App, _api: UsersPermissionsApi, prefix: 
       })
       .catch((err: unknown) => {
         throw uniqueViolationOf(err) === 'type'
-          ? validationError(`A role of type "${input.type}" already exists`, (err as AppError).details)
+          ? validationError(`A role of type "${input.type}" already exists`, (err as AppError).details, { cause: err })
           : err;
       });
     ctx.body = { ok: true };

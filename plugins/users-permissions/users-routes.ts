@@ -116,7 +116,8 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
       });
     } catch (err) {
       const taken = takenIdentifier(err);
-      if (taken) throw applicationError(taken === 'username' ? 'Username already taken' : 'Email already taken');
+      const message = taken === 'username' ? 'Username already taken' : 'Email already taken';
+      if (taken) throw applicationError(message, {}, { cause: err });
       throw err;
     }
   }

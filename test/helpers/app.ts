@@ -1,12 +1,31 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
-import { createTestApp, type TestApp, type TestAppOptions } from '../../testing.ts';
+import {
+  createTestApp,
+  type TestApp as KitApp,
+  type TestAppOptions,
+  type TestResponse as KitResponse,
+} from '../../testing.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BLOG = path.join(ROOT, 'examples/blog');
 
+/**
+ * The test kit's app and response with `any` bodies, for this suite only: its tests read bodies
+ * by asserting on them, as supertest users do. The kit itself answers `unknown` unless told.
+ */
+export type TestResponse<T = any> = KitResponse<T>;
+export interface TestApp extends Omit<KitApp, 'request'> {
+  request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<TestResponse<T>>;
+}
+
 /** A test app on this run's PostgreSQL server; the blog example unless another appDir is given. */
-export function startApp(options: Partial<Omit<TestAppOptions, 'adminUrl'>> = {}): Promise<TestApp> {
+export async function startApp(options: Partial<Omit<TestAppOptions, 'adminUrl'>> = {}): Promise<TestApp> {
   return createTestApp({ appDir: BLOG, ...options, adminUrl: inject('databaseAdminUrl') });
 }

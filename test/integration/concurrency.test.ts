@@ -6,7 +6,8 @@
  */
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyApp, type TestApp, type TestResponse } from '../../testing.ts';
+import { copyApp } from '../../testing.ts';
+import type { TestApp, TestResponse } from '../helpers/app.ts';
 import { pino } from 'pino';
 import { isAppError } from '../../core/errors.ts';
 import { createVellumApp } from '../../index.ts';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import qs from 'qs';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { FILE_UID } from '../../core/content-types/types.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import { ROOT, startApp } from '../helpers/app.ts';

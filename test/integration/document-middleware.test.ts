@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { pino } from 'pino';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { startApp } from '../helpers/app.ts';
 import { ConfigurationError, definePlugin } from '../../index.ts';
 import type { DocumentApi, DocumentMiddleware, UpdateParams } from '../../core/documents/types.ts';

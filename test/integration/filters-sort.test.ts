@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import qs from 'qs';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { startApp } from '../helpers/app.ts';
 import { writeApp } from '../helpers/fixture-app.ts';
 import { resolveFilters } from '../../core/query/filters.ts';

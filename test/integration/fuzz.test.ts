@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp, TestResponse } from '../../testing.ts';
+import type { TestApp, TestResponse } from '../helpers/app.ts';
 import { startApp } from '../helpers/app.ts';
 import { checkScalar, type CheckMode } from '../../core/content-types/scalars.ts';
 import { fieldLabel } from '../../core/errors.ts';

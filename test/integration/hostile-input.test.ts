@@ -6,7 +6,7 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp, TestResponse } from '../../testing.ts';
+import type { TestApp, TestResponse } from '../helpers/app.ts';
 import { startApp } from '../helpers/app.ts';
 
 let t: TestApp;

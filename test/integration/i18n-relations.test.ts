@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { ROOT, startApp } from '../helpers/app.ts';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/i18n');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { pino } from 'pino';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { createVellumApp } from '../../index.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
 import { writeApp } from '../helpers/fixture-app.ts';

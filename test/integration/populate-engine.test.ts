@@ -4,7 +4,7 @@
  * still one statement.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import type { PopulateTree } from '../../core/query/types.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import { resolveSort } from '../../core/query/sort.ts';

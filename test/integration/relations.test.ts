@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp, TestResponse } from '../../testing.ts';
+import type { TestApp, TestResponse } from '../helpers/app.ts';
 import { BLOG, ROOT, startApp } from '../helpers/app.ts';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/relations');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { FILE_UID } from '../../core/content-types/types.ts';
 import { ROOT, startApp } from '../helpers/app.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { createVellumApp, ConfigurationError } from '../../index.ts';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { startApp } from '../helpers/app.ts';
 import { writeApp } from '../helpers/fixture-app.ts';
 import { authorizeQuery } from '../../core/auth/query-access.ts';

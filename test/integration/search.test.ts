@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { createVellumApp } from '../../index.ts';
 import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
 import { createTestDatabase } from '../../database/test-database.ts';

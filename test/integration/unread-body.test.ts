@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyApp, type TestApp } from '../../testing.ts';
+import { copyApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
 import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
 

@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { copyApp, type TestApp } from '../../testing.ts';
+import { copyApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
 
 /**

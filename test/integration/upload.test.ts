@@ -3,7 +3,8 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { copyApp, type TestApp } from '../../testing.ts';
+import { copyApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
 import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
 

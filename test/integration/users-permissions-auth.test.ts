@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp, TestResponse } from '../../testing.ts';
+import type { TestApp, TestResponse } from '../helpers/app.ts';
 import type { EmailMessage } from '../../plugins/users-permissions/config.ts';
 import { createRateLimiter } from '../../plugins/users-permissions/rate-limit.ts';
 import { createEmailSender } from '../../plugins/users-permissions/email.ts';

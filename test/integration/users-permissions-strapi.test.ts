@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp, TestResponse } from '../../testing.ts';
+import type { TestApp, TestResponse } from '../helpers/app.ts';
 import { startApp } from '../helpers/app.ts';
 import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../testing.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { startApp } from '../helpers/app.ts';
 
 let t: TestApp;

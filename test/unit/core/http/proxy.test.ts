@@ -1,26 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import Koa from 'koa';
 import { readProxyConfig, trustProxy } from '../../../../core/http/proxy.ts';
+import { serverConfigSchema } from '../../../../core/config/schemas.ts';
+import { parseConfig } from '../../../../core/config/validate.ts';
+
+/** `server.proxy` as the app reads it: validated by config/server's schema, then turned into settings. */
+const read = (proxy: unknown) => readProxyConfig(parseConfig(serverConfigSchema, { proxy }, { name: 'server' }).proxy);
 
 describe('server.proxy', () => {
   it("reads false, true, a hop count and Strapi 5's { koa, maxIpsCount, ipHeader }", () => {
     const xff = 'X-Forwarded-For';
-    expect(readProxyConfig(undefined)).toEqual({ hops: 0, ipHeader: xff });
-    expect(readProxyConfig(false)).toEqual({ hops: 0, ipHeader: xff });
+    expect(read(undefined)).toEqual({ hops: 0, ipHeader: xff });
+    expect(read(false)).toEqual({ hops: 0, ipHeader: xff });
     // one proxy, not Koa's "the whole header"
-    expect(readProxyConfig(true)).toEqual({ hops: 1, ipHeader: xff });
-    expect(readProxyConfig(3)).toEqual({ hops: 3, ipHeader: xff });
-    expect(readProxyConfig({ koa: true })).toEqual({ hops: 1, ipHeader: xff });
-    expect(readProxyConfig({ koa: false, maxIpsCount: 2 })).toEqual({ hops: 0, ipHeader: xff });
+    expect(read(true)).toEqual({ hops: 1, ipHeader: xff });
+    expect(read(3)).toEqual({ hops: 3, ipHeader: xff });
+    expect(read({ koa: true })).toEqual({ hops: 1, ipHeader: xff });
+    expect(read({ koa: false, maxIpsCount: 2 })).toEqual({ hops: 0, ipHeader: xff });
     const strapi = { koa: true, maxIpsCount: 2, ipHeader: 'CF-Connecting-IP', global: 'http://egress:3128' };
-    expect(readProxyConfig(strapi)).toEqual({ hops: 2, ipHeader: 'CF-Connecting-IP' });
+    expect(read(strapi)).toEqual({ hops: 2, ipHeader: 'CF-Connecting-IP' });
   });
 
   it('refuses what would trust the whole header or is no proxy setting, naming server.proxy', () => {
     const wrong: unknown[] = [-1, 1.5, 33, 'true', [1], { koa: 'yes' }, { koa: true, maxIpsCount: 0 }];
     wrong.push({ koa: true, ipHeader: 'not a header' });
     for (const bad of wrong) {
-      expect(() => readProxyConfig(bad), JSON.stringify(bad)).toThrow(/^server\.proxy must be/);
+      expect(() => read(bad), JSON.stringify(bad)).toThrow(/^config\/server: proxy(\.\w+)?: expected /);
     }
   });
 
