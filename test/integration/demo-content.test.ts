@@ -145,7 +145,7 @@ describe('examples/blog demo content', () => {
     }
   });
 
-  it('a start that fails part-way writes no document; the next one writes the whole blog, reusing the files', async () => {
+  it('a start that fails part-way writes no document; the next writes the whole blog, reusing the files', async () => {
     const databaseUrl = await freshDatabase();
     // the second article fails to be written (its English version is the third create, after the
     // first article's two locales), as a crash would stop the seed there

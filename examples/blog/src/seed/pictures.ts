@@ -33,13 +33,14 @@ const gradient = (hue: number): string =>
 
 /** A 960×540 cover: a gradient with a few soft circles and a horizon, in the article's hue. */
 export function cover(name: string, hue: number, alternativeText: string): Picture {
+  const soft = (opacity: number, fill: string): string => `fill="${fill}" fill-opacity="${opacity}"`;
   const circles = [0, 1, 2, 3]
     .map((i) => {
       const r = 60 + ((hue * (i + 3)) % 140);
-      return `<circle cx="${120 + i * 230}" cy="${140 + ((hue + i * 97) % 220)}" r="${r}" fill="#fff" fill-opacity="0.14"/>`;
+      return `<circle cx="${120 + i * 230}" cy="${140 + ((hue + i * 97) % 220)}" r="${r}" ${soft(0.14, '#fff')}/>`;
     })
     .join('');
-  const horizon = `<path d="M0 420 Q240 ${340 + (hue % 60)} 480 400 T960 380 V540 H0 Z" fill="#000" fill-opacity="0.18"/>`;
+  const horizon = `<path d="M0 420 Q240 ${340 + (hue % 60)} 480 400 T960 380 V540 H0 Z" ${soft(0.18, '#000')}/>`;
   const body = `${gradient(hue)}<rect width="960" height="540" fill="url(#g)"/>${circles}${horizon}`;
   return {
     name,
