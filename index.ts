@@ -8,6 +8,11 @@ import { builtinPlugins } from './plugins/index.ts';
 
 export * from './core/index.ts';
 export { builtinPlugins } from './plugins/index.ts';
+// the built-in plugins' handles, for `app.plugin(uploadPlugin).service` and the like
+export { uploadPlugin } from './plugins/upload/index.ts';
+export { i18nPlugin } from './plugins/i18n/index.ts';
+export { usersPermissionsPlugin } from './plugins/users-permissions/index.ts';
+export { restPlugin } from './plugins/rest/index.ts';
 
 /** An app with Vellum's built-in plugins (plus any extra ones). */
 export function createVellumApp(

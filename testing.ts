@@ -68,8 +68,9 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
   try {
     app = await createVellumApp({
       logger: pino({ level: process.env.VELLUM_TEST_LOG ?? 'silent' }),
-      env: {},
       ...rest,
+      // a test starts from an empty database: no demo content (examples/blog's first-start seed), unless asked
+      env: { VELLUM_DEMO_CONTENT: 'false', ...rest.env },
       databaseUrl: database.url,
       onQuery: (statement) => queries.push(statement),
     });

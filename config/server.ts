@@ -6,7 +6,8 @@ export default ({ env }: { env: import('../core/config/env.ts').EnvFn }) => ({
   // (401, 403, 413…) first reads and discards up to drainLimit of it (an upload route: up to its sizeLimit),
   // so a client still sending gets the answer; a longer body has its connection closed instead
   body: { jsonLimit: '2mb', formLimit: '2mb', textLimit: '2mb', drainLimit: '32mb' },
-  logger: { level: env('LOG_LEVEL', 'info') },
+  // format: 'auto' writes readable lines at a terminal outside production, JSON lines otherwise
+  logger: { level: env('LOG_LEVEL', 'info'), format: env('LOG_FORMAT', 'auto') },
   // the server's public address: links in emails start with it (required with email confirmation)
   url: env('PUBLIC_URL'),
   // behind reverse proxies: false, true (one proxy), a hop count, or Strapi's { koa, maxIpsCount };

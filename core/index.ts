@@ -9,6 +9,9 @@ export { createApp, PLATFORM_CONFIG_DIR } from './kernel/app.ts';
 export type { App, AppOptions } from './kernel/app.ts';
 export { definePlugin } from './kernel/plugin.ts';
 export type { Plugin } from './kernel/plugin.ts';
+export type { Endpoint, Endpoints } from './kernel/endpoints.ts';
+export type { LogFormat } from './kernel/logger.ts';
+export type { DatabaseSummary } from '../database/describe.ts';
 
 // Content-types: schema types and the registry plugins add their own types to
 export { FILE_UID, isLocalized, isScalar, isToMany, isPopulatable } from './content-types/types.ts';

@@ -7,6 +7,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigurationError, isAppError, type AppError, type FieldIssue } from '../core/errors.ts';
+import { announceStart } from './banner.ts';
 import { ROOT } from './root.ts';
 import { runTokenCommand, TOKEN_USAGE } from './token-command.ts';
 
@@ -51,7 +52,7 @@ async function start(argv: string[]): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM', 0));
   try {
     const { url } = await app.listen();
-    app.log.info({ url, appDir }, `Vellum is serving ${path.relative(process.cwd(), appDir) || '.'} at ${url}`);
+    await announceStart(app, { url, appDir, defaultAppDir: path.join(ROOT, 'examples/blog') });
   } catch (err) {
     await app.destroy().catch(() => undefined);
     throw err;

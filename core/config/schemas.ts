@@ -60,6 +60,8 @@ export const serverConfigSchema = z.object({
   logger: z
     .object({
       level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      /** readable lines or JSON lines; `auto`: readable at a terminal outside production (kernel/logger.ts) */
+      format: z.enum(['auto', 'pretty', 'json']).default('auto'),
     })
     .prefault({}),
   // `cors` is read with `config/middlewares`' entry, by http/cors.ts, which names its keys itself

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { access } from 'node:fs/promises';
 import type { Knex } from 'knex';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { loadConfig, type ConfigOverrides, type RawConfig } from '../config/load.ts';
 import type { PlainObject } from '../config/merge.ts';
@@ -23,7 +23,10 @@ import { cancelStatementsAt } from '../../database/cancel.ts';
 import { syncTables } from '../../database/sync.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../database/embedded.ts';
 import { createCancellation } from '../../database/cancellation.ts';
+import { describeConnection, type DatabaseSummary } from '../../database/describe.ts';
 import { orderPlugins, type Plugin } from './plugin.ts';
+import { chooseLogFormat, createLogger, type LogFormat } from './logger.ts';
+import { createEndpoints, type Endpoints } from './endpoints.ts';
 
 /** Vellum's own `config/` folder: the platform defaults every app's config overrides. */
 export const PLATFORM_CONFIG_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config');
@@ -65,6 +68,13 @@ export interface App {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly config: RawConfig;
   readonly log: Logger;
+  /**
+   * How `log` writes: `pretty` lines for a person at a terminal, `json` lines otherwise (always
+   * `json` for a logger the caller passed). Output meant for people follows it (the start banner).
+   */
+  readonly logFormat: LogFormat;
+  /** The addresses the app serves, by name, for the start banner; plugins add theirs in `register`. */
+  readonly endpoints: Endpoints;
   readonly registry: Registry;
   readonly server: HttpServer;
   readonly documents: DocumentService;
@@ -81,6 +91,8 @@ export interface App {
    * applied); a bad value is a ConfigurationError naming the file that set it and its key.
    */
   pluginConfig<S extends ConfigSchema>(name: string, schema: S): z.output<S>;
+  /** Where the data lives (embedded folder, or external host and database), never a password; once started. */
+  databaseSummary(): DatabaseSummary;
   /** register → registry freeze → database → table sync → bootstrap */
   start(): Promise<void>;
   /** start (if needed) and listen; returns the address */
@@ -136,7 +148,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   const serverConfig = parseConfig(serverConfigSchema, config.server, { name: 'server', sources });
   const dbConfig = parseConfig(databaseConfigSchema, config.database, { name: 'database', sources });
   parseConfig(apiConfigSchema, config.api, { name: 'api', sources });
-  const log = options.logger ?? pino({ level: serverConfig.logger.level });
+  const { level, format } = serverConfig.logger;
+  const logFormat = options.logger
+    ? 'json'
+    : chooseLogFormat(format, { nodeEnv: env.NODE_ENV, isTTY: process.stdout.isTTY === true });
+  const log = options.logger ?? createLogger({ level, format: logFormat });
+  const endpoints = createEndpoints();
   const registry = createRegistry();
   // the one place the public folder is decided: served here, written by the local upload provider
   const publicDir = path.join(appDir, serverConfig.publicDir);
@@ -213,6 +230,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
     }
     server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
+    endpoints.add({ name: 'Health', path: '/_health' });
     for (const p of plugins) await inPlugin(p, 'bootstrap', () => p.bootstrap?.(app, apis.get(p)));
   }
 
@@ -258,6 +276,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     publicDir,
     config,
     log,
+    logFormat,
+    endpoints,
     registry,
     server,
     documents,
@@ -269,6 +289,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       return apis.get(plugin) as API;
     },
     hasPlugin: (plugin) => apis.has(plugin),
+    databaseSummary() {
+      if (embedded) return { kind: 'embedded', dataDir: embedded.dataDir, clusterDir: embedded.clusterDir };
+      if (!connection) throw new Error('the database is not connected yet: call app.start() first');
+      return describeConnection(connection);
+    },
     pluginConfig(name: string, schema?: ConfigSchema) {
       const raw = (config.plugins[name] as PlainObject | undefined)?.config ?? {};
       return schema ? parseConfig(schema, raw, { name: 'plugins', key: [name, 'config'], sources }) : raw;

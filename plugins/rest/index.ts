@@ -33,7 +33,8 @@ const VERSION_ACTIONS: RouteSpec[] = [
  */
 export const restPlugin = definePlugin({
   name: 'rest',
-  register() {
+  register(app) {
+    app.endpoints.add({ name: 'REST API', path: restApiConfig(app.config).prefix || '/', api: true });
     return {};
   },
   bootstrap(app) {

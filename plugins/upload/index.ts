@@ -40,6 +40,7 @@ export const uploadPlugin = definePlugin({
       ['GET', `${prefix}/upload/files/:id`, 'findOne'],
       ['DELETE', `${prefix}/upload/files/:id`, 'destroy'],
     ];
+    app.endpoints.add({ name: 'Media library', path: `${prefix}/upload/files` });
     // an upload refused before its form is read (403, say) is still read to the end, up to what it may hold
     // (its files, plus room for the other fields and the form's framing), so the client gets the answer
     const bodyLimit = config.sizeLimit + FORM_OVERHEAD;

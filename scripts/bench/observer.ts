@@ -32,7 +32,7 @@ export async function openObserver(appDir: string, databaseUrl: string, cleanup:
     databaseUrl,
     // the environment the child inherited: with a configured API_TOKEN_SALT, keys made here must
     // hash as the child hashes them
-    env: process.env,
+    env: { ...process.env, VELLUM_DEMO_CONTENT: 'false' },
     logger: pino({ level: 'silent' }),
     onQuery: () => void count++,
   });

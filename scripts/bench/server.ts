@@ -21,7 +21,8 @@ export async function startVellum(databaseUrl: string, cleanup: Cleanup): Promis
       name: 'Vellum',
       args: [path.join(ROOT, 'scripts/cli.ts'), 'start', '--app', appDir],
       cwd: ROOT,
-      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+      // the bench seeds its own dataset: no demo content beside it
+      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', VELLUM_DEMO_CONTENT: 'false' },
       healthPath: '/_health',
     },
     cleanup,

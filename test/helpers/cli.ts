@@ -11,6 +11,8 @@ export interface RunningCli {
 export const baseEnv = (): Record<string, string> => ({
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '/tmp',
+  // the blog starts empty, as the tests expect; the demo content has its own test
+  VELLUM_DEMO_CONTENT: 'false',
 });
 
 /** `vellum start` as a user runs it (through tsx), on a free port; resolves once it listens. */

@@ -122,7 +122,8 @@ describe('single types', () => {
   it('get their index on an existing database; one holding two documents stops start-up', async () => {
     const restart = async () => {
       const logger = pino({ level: 'silent' });
-      const app = await createVellumApp({ appDir, logger, env: {}, databaseUrl: t.database.url });
+      const env = { VELLUM_DEMO_CONTENT: 'false' };
+      const app = await createVellumApp({ appDir, logger, env, databaseUrl: t.database.url });
       try {
         await app.start();
       } finally {
