@@ -16,7 +16,8 @@ describe('the test kit', () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ id: user.id, username: 'kit-reader', email: 'kit-reader@example.test' });
     const role = await t.sql.raw(
-      "SELECT r.data->>'type' AS type FROM up_users u JOIN up_roles r ON r.document_id = u.data->>'role' WHERE u.id = ?",
+      "SELECT r.data->>'type' AS type FROM up_users u JOIN up_roles r ON r.document_id = u.data->>'role' " +
+        'WHERE u.id = ?',
       [user.id],
     );
     expect(role.rows).toEqual([{ type: 'authenticated' }]);
