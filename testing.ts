@@ -12,6 +12,10 @@ import type { AppOptions } from './core/kernel/app.ts';
 import { createTestDatabase, type TestDatabase } from './database/test-database.ts';
 import { createConnection } from './database/connection.ts';
 import { usersPermissionsPlugin } from './plugins/users-permissions/index.ts';
+import { testAdminUrl } from './testing/admin-url.ts';
+import { createTestUser, type TestUser, type TestUserOptions } from './testing/users.ts';
+
+export type { TestUser, TestUserOptions } from './testing/users.ts';
 
 /**
  * A response. `body` is `unknown` unless the caller says what it expects
@@ -46,20 +50,28 @@ export interface TestApp {
     headers?: Record<string, string>,
   ): Promise<TestResponse<T>>;
   close(): Promise<void>;
+  /** a new users-permissions user with the role (default `authenticated`), and its JWT */
+  createUser(options?: TestUserOptions): Promise<TestUser>;
+  /** `createUser(options)`'s JWT: send it as `{ authorization: \`Bearer ${jwt}\` }` */
+  userJwt(options?: TestUserOptions): Promise<string>;
 }
 
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'databaseUrl' | 'onQuery'>> {
-  appDir: string;
-  /** a PostgreSQL URL with the right to create databases: each test app gets its own database there */
-  adminUrl: string;
+  /** the app folder; defaults to the current one (a project's root, where vitest runs) */
+  appDir?: string;
+  /**
+   * a PostgreSQL URL with the right to create databases: each test app gets its own database there.
+   * Defaults to DATABASE_URL, else the server `vellum/testing/setup` started for the vitest run.
+   */
+  adminUrl?: string;
   /** who `request` is by default: a full-access API token (the default) or nobody (the Public role) */
   as?: 'full-access' | 'public';
 }
 
 /** Start an app on a fresh database and a free port. `close()` stops it and drops the database. */
-export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
-  const { adminUrl, as = 'full-access', ...rest } = options;
-  const database = await createTestDatabase(adminUrl);
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { adminUrl, as = 'full-access', appDir = process.cwd(), ...rest } = options;
+  const database = await createTestDatabase(await testAdminUrl(adminUrl));
   const queries: string[] = [];
   let app: App | undefined;
   let sql: Knex | undefined;
@@ -71,6 +83,7 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
       ...rest,
       // a test starts from an empty database: no demo content (examples/blog's first-start seed), unless asked
       env: { VELLUM_DEMO_CONTENT: 'false', ...rest.env },
+      appDir,
       databaseUrl: database.url,
       onQuery: (statement) => queries.push(statement),
     });
@@ -91,10 +104,12 @@ export async function createTestApp(options: TestAppOptions): Promise<TestApp> {
 }
 
 /** `request` and `close` over a started app and its resources. */
-function testAppHandle(parts: Omit<TestApp, 'request' | 'close'>): TestApp {
+function testAppHandle(parts: Omit<TestApp, 'request' | 'close' | 'createUser' | 'userJwt'>): TestApp {
   const { app, url, token, database, sql } = parts;
   return {
     ...parts,
+    createUser: (userOptions) => createTestUser(app, userOptions),
+    userJwt: async (userOptions) => (await createTestUser(app, userOptions)).jwt,
     async request(method, path, body, headers = {}) {
       const sent: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
       for (const [k, v] of Object.entries(headers)) sent[k.toLowerCase()] = v;

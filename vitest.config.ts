@@ -1,6 +1,18 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const source = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+
 export default defineConfig({
+  // apps in the repository (examples/blog, fixtures) import Vellum by its package name: its sources here
+  resolve: {
+    alias: [
+      { find: /^vellum$/, replacement: source('./index.ts') },
+      { find: /^vellum\/testing$/, replacement: source('./testing.ts') },
+      { find: /^vellum\/testing\/setup$/, replacement: source('./testing/setup.ts') },
+      { find: /^vellum\/plugins\/([^/]+)$/, replacement: source('./plugins/$1/index.ts') },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['./test/global-setup.ts'],

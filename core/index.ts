@@ -6,7 +6,7 @@
 
 // Kernel: the app a plugin's hooks receive, and the plugin contract
 export { createApp, PLATFORM_CONFIG_DIR } from './kernel/app.ts';
-export type { App, AppOptions } from './kernel/app.ts';
+export type { App, AppOptions, AppLifecycle } from './kernel/app.ts';
 export { definePlugin } from './kernel/plugin.ts';
 export type { Plugin } from './kernel/plugin.ts';
 export type { Endpoint, Endpoints } from './kernel/endpoints.ts';

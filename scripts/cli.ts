@@ -1,15 +1,18 @@
-#!/usr/bin/env -S npx tsx
 /**
- * The `vellum` command line. `start [--app DIR]` serves an app folder in Strapi layout
- * (default: examples/blog) until SIGINT/SIGTERM, then shuts down gracefully; `token …` manages
- * API tokens on the same app's database (see token-command.ts).
+ * The `vellum` command line. `new DIR` creates a project (new-command.ts); `start [--app DIR]`
+ * serves an app folder in Strapi layout until SIGINT/SIGTERM, then shuts down gracefully;
+ * `develop` restarts `start` on changes (develop-command.ts); `token …` manages API tokens on the
+ * same app's database (token-command.ts). Without --app: the current folder, or examples/blog in
+ * Vellum's repository. Each command's module is loaded on use, so `new` and `help` load no
+ * dependency and none waits for the app's modules.
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ConfigurationError, isAppError, type AppError, type FieldIssue } from '../core/errors.ts';
-import { announceStart } from './banner.ts';
 import { ROOT } from './root.ts';
-import { runTokenCommand, TOKEN_USAGE } from './token-command.ts';
+import { defaultAppDir } from './app-dir.ts';
+import type { CommandResult } from './token-command.ts';
 
 // on top of server.shutdownTimeoutMs (SHUTDOWN_TIMEOUT_MS), for pool close and the embedded server's shutdown
 const SHUTDOWN_GRACE_MS = 5000;
@@ -17,16 +20,20 @@ const SHUTDOWN_GRACE_MS = 5000;
 const USAGE = `usage: vellum <command> [options]
 
 commands:
-  start [--app DIR]   serve the app in DIR (default: examples/blog)
+  new DIR [--js]      create a project in DIR (vellum new --help)
+  develop [--app DIR] serve the app, restarting it when its src/ or config/ change
+  start [--app DIR]   serve the app in DIR
   token …             create, list and revoke API tokens (vellum token --help)
+
+DIR defaults to the current folder (in Vellum's repository: examples/blog).
 `;
 
 async function start(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { app: { type: 'string' } }, strict: true });
-  const appDir = values.app ? path.resolve(values.app) : path.join(ROOT, 'examples/blog');
+  const appDir = values.app ? path.resolve(values.app) : defaultAppDir();
   // loaded on use: importing the app's modules takes most of a second, which `help` and usage
-  // mistakes need not wait for
-  const { createVellumApp } = await import('../index.ts');
+  // mistakes need not wait for, and `new` runs before the project's dependencies are installed
+  const [{ createVellumApp }, { announceStart }] = await Promise.all([import('../index.ts'), import('./banner.ts')]);
   let stopping = false;
   const stop = async (reason: string, code: number): Promise<void> => {
     if (stopping) return;
@@ -59,21 +66,36 @@ async function start(argv: string[]): Promise<void> {
   }
 }
 
+/** A command's printed lines and exit code. */
+function report(result: CommandResult): void {
+  for (const line of result.stderr) process.stderr.write(`${line}\n`);
+  for (const line of result.stdout) process.stdout.write(`${line}\n`);
+  process.exitCode = result.code;
+}
+
+const wantsHelp = (argv: string[]): boolean => ['help', '--help', '-h'].includes(argv[0] ?? '');
+
 async function main(): Promise<void> {
   const [command, ...rest] = process.argv.slice(2);
   switch (command) {
+    case 'new': {
+      const { NEW_USAGE, runNewCommand } = await import('./new-command.ts');
+      if (wantsHelp(rest)) return void process.stdout.write(NEW_USAGE);
+      return report(await runNewCommand(rest, process.cwd()));
+    }
+    case 'develop': {
+      const { DEVELOP_USAGE, runDevelop } = await import('./develop-command.ts');
+      if (wantsHelp(rest)) return void process.stdout.write(DEVELOP_USAGE);
+      const cliFile = fileURLToPath(import.meta.url);
+      process.exitCode = await runDevelop({ argv: rest, cliFile, defaultAppDir: defaultAppDir() });
+      return;
+    }
     case 'start':
       return start(rest);
     case 'token': {
-      if (rest[0] === 'help' || rest[0] === '--help') {
-        process.stdout.write(TOKEN_USAGE);
-        return;
-      }
-      const result = await runTokenCommand(rest, path.join(ROOT, 'examples/blog'));
-      for (const line of result.stderr) process.stderr.write(`${line}\n`);
-      for (const line of result.stdout) process.stdout.write(`${line}\n`);
-      process.exitCode = result.code;
-      return;
+      const { TOKEN_USAGE, runTokenCommand } = await import('./token-command.ts');
+      if (wantsHelp(rest)) return void process.stdout.write(TOKEN_USAGE);
+      return report(await runTokenCommand(rest, defaultAppDir()));
     }
     case undefined:
     case 'help':

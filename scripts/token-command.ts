@@ -28,7 +28,8 @@ export const TOKEN_USAGE = `usage: vellum token <create|list|revoke> [options]
                  delete a token; its key stops working at once
 
   --actions takes action uids (api::article.article.find,…) and is required by --type custom;
-  without --lifespan (days) a token never expires. --app defaults to examples/blog.
+  without --lifespan (days) a token never expires. --app defaults to the current folder (in
+  Vellum's repository, examples/blog).
 `;
 
 type Parsed =

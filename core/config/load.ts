@@ -1,12 +1,12 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { configurationError } from '../errors.ts';
+import { importUserModule } from '../kernel/user-code.ts';
 import { createEnv, type EnvFn } from './env.ts';
 import { deepMerge, isPlainObject, type PlainObject } from './merge.ts';
 import type { ConfigKey, ConfigSources } from './validate.ts';
 
-/** The config files an app may have, each `config/<name>.{ts,js,mjs,json}` exporting an object. */
+/** The config files an app may have, each `config/<name>.{ts,js,mjs,cjs,json}` exporting an object. */
 export const CONFIG_FILES = ['server', 'database', 'api', 'plugins'] as const;
 export type ConfigName = (typeof CONFIG_FILES)[number];
 /** Strapi's `config/middlewares`: names (`'strapi::cors'`) and `{ name, config }` entries, in order. */
@@ -15,7 +15,7 @@ export type RawConfig = Record<ConfigName, PlainObject> & { middlewares: Middlew
 /** What a caller (a test) puts over the files, per file. */
 export type ConfigOverrides = Partial<Record<ConfigName, PlainObject> & { middlewares: MiddlewaresConfig }>;
 
-const EXTENSIONS = ['.ts', '.mts', '.js', '.mjs', '.json'];
+const EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.json'];
 
 async function exists(file: string): Promise<boolean> {
   try {
@@ -44,13 +44,12 @@ async function loadFileAt(
   for (const ext of EXTENSIONS) {
     const file = path.join(dir, name + ext);
     if (!(await exists(file))) continue;
-    let mod: unknown;
+    let value: unknown;
     try {
-      mod = ext === '.json' ? JSON.parse(await readFile(file, 'utf8')) : await import(pathToFileURL(file).href);
+      value = ext === '.json' ? JSON.parse(await readFile(file, 'utf8')) : await importUserModule(file);
     } catch (err) {
       throw configurationError(`${file}: cannot be loaded: ${(err as Error).message}`, { cause: err });
     }
-    let value = (mod as { default?: unknown }).default ?? mod;
     if (typeof value === 'function') value = await (value as (a: { env: EnvFn }) => unknown)({ env });
     const object = value !== null && typeof value === 'object' && !Array.isArray(value);
     const fits = shape === 'an array' ? Array.isArray(value) : object;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { access } from 'node:fs/promises';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
@@ -27,6 +27,7 @@ import { describeConnection, type DatabaseSummary } from '../../database/describ
 import { orderPlugins, type Plugin } from './plugin.ts';
 import { chooseLogFormat, createLogger, type LogFormat } from './logger.ts';
 import { createEndpoints, type Endpoints } from './endpoints.ts';
+import { importUserModule } from './user-code.ts';
 
 /** Vellum's own `config/` folder: the platform defaults every app's config overrides. */
 export const PLATFORM_CONFIG_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config');
@@ -108,20 +109,27 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** The app's own `src/index.{ts,js}` (register/bootstrap/destroy) as the last plugin. */
+/**
+ * What an app's `src/index.{ts,js}` exports (as its default, `module.exports`, or named exports):
+ * Strapi's lifecycle functions. `export default { … } satisfies AppLifecycle` types them.
+ */
+export interface AppLifecycle {
+  /** before the registry is frozen: extend schemas, add document middleware and routes */
+  register?(context: { app: App }): unknown;
+  /** once the database is ready and every plugin has bootstrapped */
+  bootstrap?(context: { app: App }): unknown;
+  /** on shutdown, before the plugins are destroyed */
+  destroy?(context: { app: App }): unknown;
+}
+
+const LIFECYCLE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
+
+/** The app's own `src/index.*` (register/bootstrap/destroy) as the last plugin. */
 async function appLifecycle(appDir: string): Promise<Plugin<void> | null> {
-  for (const ext of ['.ts', '.js', '.mjs']) {
+  for (const ext of LIFECYCLE_EXTENSIONS) {
     const file = path.join(appDir, 'src', `index${ext}`);
     if (!(await exists(file))) continue;
-    const mod = (await import(pathToFileURL(file).href)) as { default?: Record<string, unknown> } & Record<
-      string,
-      unknown
-    >;
-    const hooks = (mod.default ?? mod) as {
-      register?: (a: { app: App }) => unknown;
-      bootstrap?: (a: { app: App }) => unknown;
-      destroy?: (a: { app: App }) => unknown;
-    };
+    const hooks = ((await importUserModule(file)) ?? {}) as AppLifecycle;
     return {
       name: 'app',
       register: async (app) => {

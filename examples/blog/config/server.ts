@@ -1,4 +1,6 @@
-export default ({ env }: { env: import('../../../core/config/env.ts').EnvFn }) => ({
+import type { EnvFn } from 'vellum';
+
+export default ({ env }: { env: EnvFn }) => ({
   host: env('HOST', '0.0.0.0'),
   port: env.int('PORT', 1337),
 });

@@ -1,4 +1,4 @@
-import type { App } from '../../../core/kernel/app.ts';
+import type { App, AppLifecycle } from 'vellum';
 
 /** `VELLUM_DEMO_CONTENT=false` (or 0, no, off) starts the blog empty; anything else fills a new one. */
 const wantsDemoContent = (env: App['env']): boolean =>
@@ -7,8 +7,8 @@ const wantsDemoContent = (env: App['env']): boolean =>
 // The app's own lifecycle hooks, Strapi-style: `register` runs before the registry is frozen
 // (extend schemas, add document middleware), `bootstrap` once the database is ready.
 export default {
-  register(_: { app: App }) {},
-  async bootstrap({ app }: { app: App }) {
+  register() {},
+  async bootstrap({ app }) {
     if (wantsDemoContent(app.env)) {
       try {
         // loaded only when wanted: it draws its pictures with sharp
@@ -22,4 +22,4 @@ export default {
     const articles = await app.documents('api::article.article').count();
     app.log.info({ articles }, 'blog example ready');
   },
-};
+} satisfies AppLifecycle;

@@ -7,7 +7,7 @@
  * transaction (all or nothing), and the pictures uploaded before it are found again by name
  * on the next start, which then writes the documents.
  */
-import type { App, DocumentApi } from '../../../../index.ts';
+import type { App, DocumentApi } from 'vellum';
 import { PICTURES } from './library.ts';
 import { demoMedia } from './media.ts';
 import { ARTICLE, type DemoCounts, writeDemo } from './write.ts';

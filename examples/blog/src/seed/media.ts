@@ -3,7 +3,7 @@
  * by one. A file already there under its name is reused: a start that failed after uploading
  * some leaves them for the next one, rather than a second copy.
  */
-import { type App, FILE_UID, resolveFilters, uploadPlugin } from '../../../../index.ts';
+import { type App, FILE_UID, resolveFilters, uploadPlugin } from 'vellum';
 import type { Picture } from './pictures.ts';
 
 /** The media library id of each picture, by its key; uploads what is missing. */

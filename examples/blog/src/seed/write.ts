@@ -3,7 +3,7 @@
  * tags and authors (kept when one by that name exists already), the articles in their locales
  * and states, and the `global` single type (kept when set already).
  */
-import { type App, type DocumentApi, resolveFilters } from '../../../../index.ts';
+import { type App, type DocumentApi, resolveFilters } from 'vellum';
 import { ARTICLES, type ArticleText, type DemoArticle } from './articles.ts';
 import { AUTHORS, type AuthorKey, type PictureKey, TAGS, type TagKey } from './library.ts';
 

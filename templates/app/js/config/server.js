@@ -1,0 +1,5 @@
+// Vellum's defaults cover the rest (body limits, proxy, logger level…); set a key here to change it.
+module.exports = ({ env }) => ({
+  host: env('HOST', '0.0.0.0'),
+  port: env.int('PORT', 1337),
+});

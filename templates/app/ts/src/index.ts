@@ -1,0 +1,11 @@
+import type { AppLifecycle } from 'vellum';
+
+// The app's lifecycle hooks, as in Strapi: `register` runs before the content-types are frozen
+// (add document middleware, routes), `bootstrap` once the database is ready.
+export default {
+  register() {},
+  async bootstrap({ app }) {
+    const articles = await app.documents('api::article.article').count();
+    app.log.info({ articles }, 'ready');
+  },
+} satisfies AppLifecycle;
