@@ -137,7 +137,7 @@ describe('the packed Vellum in a new project', () => {
     expect(develop.output().match(/"msg":"shutting down"/g)).toHaveLength(2);
   }, 240_000);
 
-  it("a JavaScript (CommonJS) project's tests pass as an ordinary user, on the kit's embedded PostgreSQL", async () => {
+  it("a JavaScript (CommonJS) project's tests pass and it serves as an ordinary user, on embedded PostgreSQL", async () => {
     const js = await scaffold('my-js-app', '--js');
     expect(JSON.parse(await readFile(path.join(js, 'package.json'), 'utf8')).type).toBeUndefined();
     // the same dependencies: the installed tree moves over rather than being installed again
@@ -157,6 +157,20 @@ describe('the packed Vellum in a new project', () => {
       }
       ok(ran, 'npm test (JavaScript project)');
       expect(ran.output).toMatch(/Tests\s+2 passed/);
+      // and the project serves as that user, on its own embedded PostgreSQL in .data/
+      const start = ['env', `HOME=${home}`, 'PORT=0', 'HOST=127.0.0.1', 'npm', 'start'];
+      const server =
+        process.getuid?.() === 0
+          ? serve('runuser', ['-u', 'nobody', '--', ...start], { cwd: js, env: userEnv })
+          : serve('npm', ['start'], { cwd: js, env: { ...userEnv, PORT: '0', HOST: '127.0.0.1' } });
+      try {
+        const url = await server.waitFor(URL_LOGGED, 1, 120_000);
+        const list = await fetch(`${url}/api/articles`);
+        expect(list.status).toBe(200);
+        expect((await json(list)).data).toEqual([]);
+      } finally {
+        await server.stop();
+      }
     } finally {
       await rm(home, { recursive: true, force: true });
     }
