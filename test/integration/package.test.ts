@@ -137,7 +137,7 @@ describe('the packed Vellum in a new project', () => {
     expect(develop.output().match(/"msg":"shutting down"/g)).toHaveLength(2);
   }, 240_000);
 
-  it('a JavaScript (CommonJS) project passes its tests and serves as an ordinary user, on embedded PostgreSQL', async () => {
+  it('a JavaScript (CommonJS) project passes its tests and serves as an ordinary user', async () => {
     const js = await scaffold('my-js-app', '--js');
     expect(JSON.parse(await readFile(path.join(js, 'package.json'), 'utf8')).type).toBeUndefined();
     // the same dependencies: the installed tree moves over rather than being installed again
