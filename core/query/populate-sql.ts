@@ -20,7 +20,7 @@ import {
   type ContentType,
 } from '../content-types/types.ts';
 import { invalidQueryKey, validationError } from '../errors.ts';
-import { attributeOf, LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
+import { attributeOf, LOCALIZATIONS, type Layout, type PopulateNode, type PopulateTree } from './types.ts';
 import { compileFilters } from './filters.ts';
 import { compileSort } from './sort.ts';
 import {
@@ -39,6 +39,8 @@ import { scopeCondition, type Scope } from './scope-sql.ts';
 export interface Shape {
   fields?: string[];
   populate?: PopulateTree;
+  /** another API's layout (GraphQL's): replaces `fields` and `populate` (see `layoutJson`) */
+  layout?: Layout;
 }
 
 export interface SelectContext {
@@ -197,6 +199,7 @@ function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] 
 
 /** The JSON of one document row under `alias`. */
 export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
+  if (shape.layout) return layoutJson({ ...ctx, row: { alias, ct } }, { row: { alias, ct } }, shape.layout);
   const pairs: Array<[string, Frag]> = [
     ['id', frag(col(alias, COLUMNS.id))],
     ['documentId', frag(col(alias, COLUMNS.documentId))],
@@ -229,6 +232,7 @@ function targetScope(ctx: SelectContext, target: ContentType, alias: string): Fr
 
 /** The JSON of one component instance (a jsonb expression); dynamic zone items lead with `__component`. */
 function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Shape, inZone: boolean): Frag {
+  if (shape.layout) return layoutJson(ctx, { instance: { uid, expr } }, shape.layout);
   const attrs = ctx.registry.component(uid).attributes;
   const pairs: Array<[string, Frag]> = [];
   if (inZone) pairs.push(['__component', frag(`${expr}->'__component'`)]);
@@ -237,6 +241,61 @@ function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Sha
   for (const [key, node] of Object.entries(shape.populate ?? {})) {
     pairs.push([key, populated(ctx, attrs, expr, attributeOf(key, node), node, null)]);
   }
+  return object(pairs);
+}
+
+/** What a layout reads: a document row, or a component instance (a jsonb expression). */
+type LayoutSource = { row: { alias: string; ct: ContentType } } | { instance: { uid: string; expr: string } };
+
+const SYSTEM_FIELDS: ReadonlySet<string> = new Set(['id', 'documentId', 'locale', ...SYSTEM]);
+
+/** One field of a layout's source as JSON: a system column, or a scalar attribute as stored. */
+function layoutField(ctx: SelectContext, src: LayoutSource, field: string, text: boolean): Frag {
+  const asText = (expr: string): Frag => frag(`to_json((${expr})::text)`);
+  if ('instance' in src) {
+    const { uid, expr } = src.instance;
+    if (field === 'id') return text ? asText(`${expr}->>'id'`) : frag(`${expr}->'id'`);
+    const attr = ctx.registry.component(uid).attributes[field];
+    if (!attr || !isScalar(attr) || (ctx.redact && hidden(attr))) return frag('NULL::json');
+    return text ? asText(`${expr}->>${lit(field)}`) : frag(`${expr}->${lit(field)}`);
+  }
+  const { alias, ct } = src.row;
+  if (SYSTEM_FIELDS.has(field)) {
+    const column = col(alias, COLUMNS[field as keyof typeof COLUMNS]);
+    if (field === 'id' || field === 'documentId' || field === 'locale') return text ? asText(column) : frag(column);
+    return frag(`to_json(${isoTimestamp(column)})`);
+  }
+  const attr = Object.hasOwn(ct.attributes, field) ? ct.attributes[field] : undefined;
+  // a private attribute asked for by name is not revealed, as with REST's `fields`
+  if (!attr || !isScalar(attr) || (ctx.redact && hidden(attr))) return frag('NULL::json');
+  const data = col(alias, COLUMNS.data);
+  return text ? asText(`${data}->>${lit(field)}`) : frag(`${data}->${lit(field)}`);
+}
+
+/**
+ * A document or component instance in a caller's layout: its keys in order, each a constant, a
+ * field, an object of the same source, or a populated attribute (a sub-select, as in REST's shape).
+ */
+function layoutJson(ctx: SelectContext, src: LayoutSource, layout: Layout): Frag {
+  const pairs: Array<[string, Frag]> = layout.map((entry): [string, Frag] => {
+    switch (entry.kind) {
+      case 'value':
+        return [entry.key, frag(`${lit(JSON.stringify(entry.value))}::json`)];
+      case 'field':
+        return [entry.key, layoutField(ctx, src, entry.field, entry.text === true)];
+      case 'object':
+        return [entry.key, layoutJson(ctx, src, entry.layout)];
+      case 'populate': {
+        const name = attributeOf(entry.key, entry.node);
+        if ('instance' in src) {
+          const attrs = ctx.registry.component(src.instance.uid).attributes;
+          return [entry.key, populated(ctx, attrs, src.instance.expr, name, entry.node, null)];
+        }
+        const { alias, ct } = src.row;
+        return [entry.key, populated(ctx, ct.attributes, col(alias, COLUMNS.data), name, entry.node, { alias, ct })];
+      }
+    }
+  });
   return object(pairs);
 }
 
