@@ -382,6 +382,20 @@ function populated(
   node: PopulateNode,
   owner: { alias: string; ct: ContentType } | null,
 ): Frag {
+  // a node naming its own status reads its documents (and what they populate) in that version
+  const scoped = node.status && node.status !== ctx.scope.status;
+  const inner = scoped ? { ...ctx, scope: { ...ctx.scope, status: node.status! } } : ctx;
+  return populatedIn(inner, attrs, data, name, node, owner);
+}
+
+function populatedIn(
+  ctx: SelectContext,
+  attrs: Attributes,
+  data: string,
+  name: string,
+  node: PopulateNode,
+  owner: { alias: string; ct: ContentType } | null,
+): Frag {
   if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name)) return localizations(ctx, owner!, node);
   const attr = attributeNamed(attrs, name, node);
   if (attr.type === 'relation') return relation(ctx, attr, data, name, node, owner);

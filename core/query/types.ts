@@ -45,6 +45,11 @@ export interface PopulateNode {
    * REST's flat shape (`fields`, `populate`) when unset. A dynamic zone's items use `on[uid].layout`.
    */
   layout?: Layout;
+  /**
+   * Which versions the related documents are read in, here and below (GraphQL's nested
+   * `publicationState`); the read's own status when unset.
+   */
+  status?: Status;
 }
 
 /**
