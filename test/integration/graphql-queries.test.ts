@@ -123,3 +123,193 @@ describe('root lists', () => {
     expect(reads()).toHaveLength(1);
   });
 });
+
+describe('aliases, arguments and statements', () => {
+  it('reads two aliases of one relation with different arguments, still one statement per root field', async () => {
+    t.queries.length = 0;
+    const res = await gql(`{
+      first: articles(sort: "title:asc", pagination: { limit: 1 }) { data { attributes {
+        a: tags(sort: "name:asc", pagination: { limit: 1 }) { data { attributes { name } } }
+        b: tags(sort: "name:desc", filters: { name: { ne: "alpha" } }) { data { attributes { n: name } } }
+      } } }
+      last: articles(sort: "title:desc", pagination: { limit: 1 }) { data { attributes { title } } }
+      tags(filters: { name: { in: ["beta", "gamma"] } }, sort: "name") { data { attributes { name } } }
+    }`);
+    expect(res.body.errors).toBeUndefined();
+    expect(Object.keys(res.body.data)).toEqual(['first', 'last', 'tags']);
+    const a = res.body.data.first.data[0].attributes;
+    expect(a.a.data).toEqual([{ attributes: { name: 'alpha' } }]);
+    expect(a.b.data).toEqual([]);
+    expect(res.body.data.last.data[0].attributes.title).toBe('A11');
+    expect(res.body.data.tags.data.map((x: any) => x.attributes.name)).toEqual(['beta', 'gamma']);
+    expect(reads()).toHaveLength(3);
+  });
+
+  it('keeps one statement whatever the page size and nesting (25 articles, every list populated)', async () => {
+    t.queries.length = 0;
+    const res = await gql(`{ articles(pagination: { limit: 25 }) { data { id attributes {
+      tags { data { attributes { name articles { data { attributes { title } } } } } }
+      gallery { data { attributes { url } } } seo { keywords { value } } blocks { __typename }
+    } } meta { pagination { total } } } }`);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.articles.data).toHaveLength(12);
+    expect(res.body.data.articles.meta.pagination.total).toBe(12);
+    expect(reads()).toHaveLength(1);
+  });
+
+  it('counts only when meta asks for total or pageCount', async () => {
+    t.queries.length = 0;
+    await gql(`{ articles { data { id } meta { pagination { page pageSize } } } }`);
+    expect(reads().join('\n')).not.toMatch(/count\(\*\)/);
+    t.queries.length = 0;
+    const res = await gql(`{ articles { meta { pagination { total pageCount } } } }`);
+    expect(res.body.data.articles.meta.pagination).toEqual({ total: 12, pageCount: 2 });
+    expect(reads()).toHaveLength(1);
+    expect(reads()[0]).toMatch(/count\(\*\)/);
+  });
+
+  it('applies @skip, @include and __typename at every level', async () => {
+    const res = await gql(
+      `query Q($no: Boolean!) { articles(pagination: { limit: 1 }, sort: "title") { __typename
+        data { __typename id @skip(if: true) attributes { __typename title @include(if: $no) views } } } }`,
+      { no: false },
+    );
+    expect(res.body.data.articles).toEqual({
+      __typename: 'ArticleEntityResponseCollection',
+      data: [{ __typename: 'ArticleEntity', attributes: { __typename: 'Article', views: 0 } }],
+    });
+  });
+
+  it('answers a single document by id, and null for an unknown id', async () => {
+    const res = await gql(`query($id: ID) { article(id: $id) { data { id attributes { title } } }
+      none: article(id: "nope") { data { id } } }`, { id: articles[3] });
+    expect(res.body).toEqual({
+      data: { article: { data: { id: articles[3], attributes: { title: 'A03' } } }, none: { data: null } },
+    });
+  });
+
+  it('reads files by their id', async () => {
+    const res = await gql(`{ uploadFile(id: "${files[1]}") { data { id attributes { name } } } }`);
+    expect(res.body.data.uploadFile.data).toEqual({ id: String(files[1]), attributes: { name: 'f1.png' } });
+  });
+
+  it('paginates repeatable components and nested lists with the defaults (10) and caps them at maxLimit', async () => {
+    const res = await gql(`{ authors { data { attributes {
+      socials(pagination: { limit: 2 }) { platform }
+      articles(pagination: { limit: -1 }, sort: "title") { data { id } }
+    } } }
+    again: authors { data { attributes { all: articles(sort: "title") { data { id } } } } } }`);
+    expect(res.body.errors).toBeUndefined();
+    const a = res.body.data.authors.data[0].attributes;
+    expect(a.socials).toEqual([{ platform: 'github' }, { platform: 'twitter' }]);
+    expect(a.articles.data).toHaveLength(12);
+    expect(res.body.data.again.data[0].attributes.all.data).toHaveLength(10);
+  });
+});
+
+describe('publication state', () => {
+  it('never shows a draft through a published parent, and shows drafts when asked', async () => {
+    const live = await gql(`{ tags(filters: { name: { eq: "alpha" } }) { data { attributes {
+      articles(pagination: { limit: 50 }) { data { attributes { title } } } } } } }`);
+    const titles = live.body.data.tags.data[0].attributes.articles.data.map((a: any) => a.attributes.title);
+    expect(titles).not.toContain('Draft only');
+    expect(titles).toHaveLength(12);
+    const preview = await gql(`{ tags(filters: { name: { eq: "alpha" } }) { data { attributes {
+      articles(publicationState: PREVIEW, pagination: { limit: 50 }) { data { attributes { title } } } } } } }`);
+    const drafts = preview.body.data.tags.data[0].attributes.articles.data.map((a: any) => a.attributes.title);
+    expect(drafts).toContain('Draft only');
+    const root = await gql(`{ articles(publicationState: PREVIEW, filters: { title: { eq: "Draft only" } }) {
+      data { attributes { title } } } }`);
+    expect(root.body.data.articles.data).toEqual([{ attributes: { title: 'Draft only' } }]);
+  });
+});
+
+describe('errors', () => {
+  it('refuses private attributes: not in the output type (400), refused in filters (BAD_USER_INPUT)', async () => {
+    const out = await gql(`{ articles { data { attributes { internalNotes } } } }`);
+    expect(out.status).toBe(400);
+    expect(out.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    const filter = await gql(`{ articles(filters: { internalNotes: { eq: "secret" } }) { data { id } } }`);
+    expect(filter.status).toBe(200);
+    expect(filter.body.data).toEqual({ articles: null });
+    expect(filter.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(filter.body.errors[0].path).toBeUndefined();
+  });
+
+  it('answers a parse error 400 GRAPHQL_PARSE_FAILED', async () => {
+    const res = await gql('{ articles { ');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
+  });
+
+  it('refuses page and offset pagination together (STRAPI_PAGINATION_ERROR)', async () => {
+    const res = await gql(`{ articles(pagination: { page: 1, limit: 2 }) { data { id } } }`);
+    expect(res.status).toBe(200);
+    expect(res.body.errors[0]).toEqual({
+      message: 'Cannot use both page & offset pagination in the same query',
+      extensions: {
+        error: { name: 'PaginationError', message: 'Cannot use both page & offset pagination in the same query', details: {} },
+        code: 'STRAPI_PAGINATION_ERROR',
+      },
+    });
+  });
+
+  it('refuses an unknown sort field (BAD_USER_INPUT)', async () => {
+    const res = await gql(`{ articles(sort: "nope") { data { id } } }`);
+    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('refuses a selection deeper than depthLimit (10) with 400', async () => {
+    const deep = (n: number): string =>
+      n === 0 ? 'name' : `articles { data { attributes { tags { data { attributes { ${deep(n - 1)} } } } } } }`;
+    // depth: authors 0, data 1, attributes 2, then 6 levels per step
+    const ok = await gql(`{ tags { data { attributes { articles { data { attributes { title } } } } } } }`);
+    expect(ok.status).toBe(200);
+    const res = await gql(`{ tags { data { attributes { ${deep(2)} } } } }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toBe("'' exceeds maximum operation depth of 10");
+    expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('refuses more items than amountLimit (100) in one list, aliases added up (400 BAD_USER_INPUT)', async () => {
+    const res = await gql(`{ a: articles(pagination: { limit: 60 }) { data { id } }
+      b: articles(pagination: { limit: 60 }) { data { id } } }`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const nested = await gql(`{ articles { data { attributes {
+      a: tags(pagination: { limit: 60 }) { data { id } } b: tags(pagination: { limit: 60 }) { data { id } } } } } }`);
+    expect(nested.status).toBe(400);
+  });
+});
+
+describe('HTTP', () => {
+  it('answers GET ?query= and refuses a mutation over GET (405)', async () => {
+    const q = encodeURIComponent('query($n: Int) { tags(pagination: { limit: $n }, sort: "name") { data { attributes { name } } } }');
+    const res = await t.request('GET', `/graphql?query=${q}&variables=${encodeURIComponent('{"n":1}')}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.tags.data).toEqual([{ attributes: { name: 'alpha' } }]);
+    const m = await t.request('GET', `/graphql?query=${encodeURIComponent('mutation { x }')}`);
+    expect(m.status).toBe(405);
+    expect(m.body.errors[0].message).toBe('GET supports only query operation');
+  });
+
+  it('refuses a form or text POST (no cross-site form can run an operation)', async () => {
+    const res = await t.request('POST', '/graphql', 'query=%7B__typename%7D', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
+    expect(res.status).toBe(415);
+    const text = await t.request('POST', '/graphql', '{"query":"{__typename}"}', { 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+  });
+
+  it('answers introspection through execute', async () => {
+    const res = await gql(`{ __schema { queryType { name } } __typename }`);
+    expect(res.body).toEqual({ data: { __schema: { queryType: { name: 'Query' } }, __typename: 'Query' } });
+  });
+
+  it('answers a bad token 401 with the REST error body, as Strapi 4', async () => {
+    const res = await gql('{ __typename }', undefined, { authorization: 'Bearer nope' });
+    expect(res.status).toBe(401);
+    expect(res.body.error.name).toBe('UnauthorizedError');
+  });
+});
