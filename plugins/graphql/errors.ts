@@ -43,11 +43,19 @@ export function requestError(message: string, code: string, err?: GraphQLError):
 export function formatError(err: unknown, log: (err: unknown) => void): GraphQLFormattedError {
   const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
   if (isAppError(original)) return strapiError(original);
-  if (err instanceof GraphQLError && !err.originalError) {
+  if (err instanceof GraphQLError && !(original instanceof FieldFailure)) {
+    // graphql's own (a non-null field left null, a value its type cannot show), as Apollo passes them
     const formatted = err.toJSON();
     return { ...formatted, extensions: { ...formatted.extensions, code: 'INTERNAL_SERVER_ERROR' } };
   }
-  log(original);
+  log(original instanceof FieldFailure ? original.cause : original);
   const out: GraphQLFormattedError = { message: 'Internal Server Error' };
   return { ...out, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+}
+
+/** What a resolver of ours threw that is not one of Vellum's errors: logged, never shown. */
+export class FieldFailure extends Error {
+  constructor(cause: unknown) {
+    super('Internal Server Error', { cause });
+  }
 }

@@ -23,8 +23,8 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import type { App, RequestAuth } from '../../core/index.ts';
-import { forbiddenError, formatError, requestError } from './errors.ts';
+import { type App, isAppError, type RequestAuth } from '../../core/index.ts';
+import { FieldFailure, forbiddenError, formatError, requestError } from './errors.ts';
 import { depthLimit } from './limits.ts';
 import { amountLimitError, isAmountLimit } from './plan/amount.ts';
 import { type OperationContext, rootFields } from './plan/collect.ts';
@@ -73,8 +73,12 @@ const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _c
 export function rootResolver(app: App): (root: RootField) => GraphQLFieldResolver<unknown, unknown> {
   return (root) => async (_source, _args, context, info) => {
     const ctx = context as ExecuteContext;
-    const text = await readRoot(app, ctx.plan(info.path.key as string, [...info.fieldNodes], root));
-    return JSON.parse(text) as unknown;
+    try {
+      const text = await readRoot(app, ctx.plan(info.path.key as string, [...info.fieldNodes], root));
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      throw isAppError(err) ? err : new FieldFailure(err);
+    }
   };
 }
 

@@ -313,3 +313,46 @@ describe('HTTP', () => {
     expect(res.body.error.name).toBe('UnauthorizedError');
   });
 });
+
+describe('drafts, locales and single types', () => {
+  it("answers a draft's missing required value as GraphQL does: the nearest nullable parent null, with an error", async () => {
+    const draft = await t.app.documents(ARTICLE).create({ data: { title: '', views: 777 } });
+    await t.sql('articles').where({ document_id: draft.documentId }).update({ data: { views: 777 } });
+    const res = await gql(`{ articles(publicationState: PREVIEW, filters: { views: { eq: 777 } }) {
+      data { id attributes { title views blocks { ... on ComponentSharedQuote { title } } } } } }`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.articles.data).toEqual([{ id: draft.documentId, attributes: null }]);
+    expect(res.body.errors[0].message).toBe('Cannot return null for non-nullable field Article.title.');
+    expect(res.body.errors[0].path).toEqual(['articles', 'data', 0, 'attributes', 'title']);
+  });
+
+  it('goes through execute for drafts with the same answer for dynamic zones', async () => {
+    const res = await gql(`{ articles(publicationState: PREVIEW, sort: "title", pagination: { limit: 1 }) {
+      data { attributes { title blocks { ... on ComponentSharedQuote { t: title } } } } } }`);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.articles.data[0].attributes).toEqual({ title: 'A00', blocks: [{}, { t: 'two' }] });
+  });
+
+  it('reads one locale, or every locale with "all"', async () => {
+    await t.request('PUT', `/api/articles/${articles[0]}?locale=fr`, { data: { title: 'Un' } });
+    await t.request('POST', `/api/articles/${articles[0]}/actions/publish?locale=fr`);
+    const fr = await gql(`{ articles(locale: "fr") { data { id attributes { title locale } } } }`);
+    expect(fr.body.data.articles.data).toEqual([{ id: articles[0], attributes: { title: 'Un', locale: 'fr' } }]);
+    const all = await gql(`{ articles(locale: "all", pagination: { limit: 50 }) { meta { pagination { total } } } }`);
+    expect(all.body.data.articles.meta.pagination.total).toBe(13);
+    const one = await gql(`{ article(id: "${articles[0]}", locale: "fr") { data { attributes {
+      title localizations { data { attributes { locale title } } } } } } }`);
+    expect(one.body.data.article.data.attributes).toEqual({
+      title: 'Un',
+      localizations: { data: [{ attributes: { locale: 'en', title: 'A00' } }] },
+    });
+  });
+
+  it('reads a single type', async () => {
+    const none = await gql('{ global { data { id } } }');
+    expect(none.body).toEqual({ data: { global: { data: null } } });
+    await t.request('PUT', '/api/global', { data: { siteName: 'Site', defaultSeo: { metaTitle: 'Home' } } });
+    const res = await gql('{ global { data { attributes { siteName defaultSeo { metaTitle } } } } }');
+    expect(res.body.data.global.data.attributes).toEqual({ siteName: 'Site', defaultSeo: { metaTitle: 'Home' } });
+  });
+});
