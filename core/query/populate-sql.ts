@@ -285,7 +285,7 @@ function layoutJson(ctx: SelectContext, src: LayoutSource, layout: Layout): Frag
         return [entry.key, layoutField(ctx, src, entry.field, entry.text === true)];
       case 'object':
         return [entry.key, layoutJson(ctx, src, entry.layout)];
-      case 'populate': {
+      default: {
         const name = attributeOf(entry.key, entry.node);
         if ('instance' in src) {
           const attrs = ctx.registry.component(src.instance.uid).attributes;

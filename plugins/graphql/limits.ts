@@ -24,7 +24,7 @@ export function depthLimit(max: number): ValidationRule {
     }
     const heights = new Map<SelectionSetNode, number>();
     const entered = new Set<string>();
-    /** The selection set a fragment selection stands for (unknown or cyclic fragments: none, other rules refuse them). */
+    /** The selection set a fragment selection stands for; none for unknown or cyclic ones (refused elsewhere). */
     const inner = (sel: SelectionNode): SelectionSetNode | undefined => {
       if (sel.kind === Kind.INLINE_FRAGMENT) return sel.selectionSet;
       if (sel.kind !== Kind.FRAGMENT_SPREAD || entered.has(sel.name.value)) return undefined;

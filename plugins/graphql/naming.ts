@@ -40,8 +40,7 @@ export const enumName = (owner: string, attribute: string): string =>
   `ENUM_${owner.toUpperCase()}_${attribute.toUpperCase()}`;
 
 /** `ArticleBlocksDynamicZone` (the union; `…Input` is the input scalar). */
-export const dynamicZoneName = (owner: string, attribute: string): string =>
-  `${owner}${pascal(attribute)}DynamicZone`;
+export const dynamicZoneName = (owner: string, attribute: string): string => `${owner}${pascal(attribute)}DynamicZone`;
 
 export const entity = (t: string): string => `${t}Entity`;
 export const entityResponse = (t: string): string => `${t}EntityResponse`;

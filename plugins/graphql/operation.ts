@@ -165,7 +165,8 @@ export function createOperations(deps: OperationDeps) {
         }
         try {
           const text = await readRoot(app, p.plan);
-          for (let i = 0; i < (p.plan as RootPlan & { forbidden: number }).forbidden; i++) errors.push(forbiddenError());
+          for (let i = 0; i < (p.plan as RootPlan & { forbidden: number }).forbidden; i++)
+            errors.push(forbiddenError());
           return text;
         } catch (err) {
           errors.push(formatError(err, log));
@@ -220,7 +221,9 @@ export function createOperations(deps: OperationDeps) {
     const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
     const operation = getOperationAST(doc, operationName);
     if (!operation) {
-      const message = operationName ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.';
+      const message = operationName
+        ? `Unknown operation named "${operationName}".`
+        : 'Must provide operation name if query contains multiple operations.';
       return answer(400, [requestError(message, 'BAD_USER_INPUT')]);
     }
     if (get && operation.operation !== 'query') {
@@ -233,7 +236,11 @@ export function createOperations(deps: OperationDeps) {
     const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], inputs as Record<string, unknown>, {
       maxErrors: 10,
     });
-    if (coerced.errors) return answer(400, coerced.errors.map((e) => requestError(e.message, 'BAD_USER_INPUT', e)));
+    if (coerced.errors)
+      return answer(
+        400,
+        coerced.errors.map((e) => requestError(e.message, 'BAD_USER_INPUT', e)),
+      );
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
     const op: OperationContext = { schema, fragments, variables: coerced.coerced };

@@ -67,7 +67,10 @@ export async function readRoot(app: App, plan: RootPlan): Promise<string> {
     const meta: Record<string, unknown> = {};
     for (const p of part.parts) {
       if (p.kind === 'typename') meta[p.key] = 'ResponseCollectionMeta';
-      else meta[p.key] = Object.fromEntries(p.keys.map((k) => [k.key, k.value === '__typename' ? 'Pagination' : values[k.value]]));
+      else
+        meta[p.key] = Object.fromEntries(
+          p.keys.map((k) => [k.key, k.value === '__typename' ? 'Pagination' : values[k.value]]),
+        );
     }
     return `${key}:${JSON.stringify(meta)}`;
   });

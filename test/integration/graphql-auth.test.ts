@@ -37,7 +37,9 @@ describe('GraphQL authorization', () => {
   it('lets the Public role read what the blog grants it, and nothing else', async () => {
     const res = await gql('{ articles { data { attributes { title author { data { attributes { name } } } } } } }');
     expect(res.body).toEqual({
-      data: { articles: { data: [{ attributes: { title: 'One', author: { data: { attributes: { name: 'Ada' } } } } }] } },
+      data: {
+        articles: { data: [{ attributes: { title: 'One', author: { data: { attributes: { name: 'Ada' } } } } }] },
+      },
     });
     const users = await gql('{ usersPermissionsUsers { data { id } } tags { data { id } } }');
     expect(users.status).toBe(200);
@@ -77,7 +79,10 @@ describe('GraphQL authorization', () => {
     const jwt = reg.body.jwt as string;
     const denied = await gql('{ usersPermissionsUsers { data { id } } }', jwt);
     expect(denied.body.errors).toEqual([FORBIDDEN]);
-    const full = await gql('{ usersPermissionsUsers { data { id attributes { username email role { data { attributes { type } } } } } } }', t.token);
+    const full = await gql(
+      '{ usersPermissionsUsers { data { id attributes { username email role { data { attributes { type } } } } } } }',
+      t.token,
+    );
     expect(full.body.errors).toBeUndefined();
     expect(full.body.data.usersPermissionsUsers.data[0].attributes).toEqual({
       username: 'reader',

@@ -33,13 +33,26 @@ beforeAll(async () => {
   }
   for (let i = 0; i < 3; i++) {
     const file = await t.app.documents('plugin::upload.file').create({
-      data: { name: `f${i}.png`, hash: `f_${i}`, ext: '.png', mime: 'image/png', size: 1, provider: 'local', url: `/uploads/f_${i}.png`, width: 10 + i },
+      data: {
+        name: `f${i}.png`,
+        hash: `f_${i}`,
+        ext: '.png',
+        mime: 'image/png',
+        size: 1,
+        provider: 'local',
+        url: `/uploads/f_${i}.png`,
+        width: 10 + i,
+      },
     });
     files.push(file.id as number);
   }
   author = (
     await t.app.documents(AUTHOR).create({
-      data: { name: 'Ada', email: 'ada@x.io', socials: ['github', 'twitter', 'mastodon'].map((platform, i) => ({ platform, url: `u${i}` })) },
+      data: {
+        name: 'Ada',
+        email: 'ada@x.io',
+        socials: ['github', 'twitter', 'mastodon'].map((platform, i) => ({ platform, url: `u${i}` })),
+      },
     })
   ).documentId as string;
   for (let i = 0; i < 12; i++) {
@@ -87,7 +100,8 @@ describe('root lists', () => {
 
   it('reads nested relations, media, components and dynamic zones in one statement', async () => {
     t.queries.length = 0;
-    const res = await gql(`query Q($n: Int) { articles(sort: "title:asc", pagination: { limit: $n }) {
+    const res = await gql(
+      `query Q($n: Int) { articles(sort: "title:asc", pagination: { limit: $n }) {
       data { id attributes {
         title
         author { data { id attributes { name socials { platform url } } } }
@@ -97,7 +111,9 @@ describe('root lists', () => {
         seo { metaTitle keywords { value } }
         blocks { __typename ... on ComponentSharedQuote { title person { data { attributes { name } } } } ...rich }
       } } } }
-      fragment rich on ComponentSharedRichText { body }`, { n: 3 });
+      fragment rich on ComponentSharedRichText { body }`,
+      { n: 3 },
+    );
     expect(res.body.errors).toBeUndefined();
     const a = res.body.data.articles.data[2];
     expect(a.attributes.title).toBe('A02');
@@ -113,7 +129,10 @@ describe('root lists', () => {
       },
     });
     expect(a.attributes.tags.data.map((x: any) => x.attributes.name)).toEqual(['gamma', 'beta']);
-    expect(a.attributes.cover.data).toEqual({ id: String(files[0]), attributes: { url: '/uploads/f_0.png', width: 10 } });
+    expect(a.attributes.cover.data).toEqual({
+      id: String(files[0]),
+      attributes: { url: '/uploads/f_0.png', width: 10 },
+    });
     expect(a.attributes.gallery.data).toEqual(files.map((id) => ({ id: String(id) })));
     expect(a.attributes.seo).toEqual({ metaTitle: 'm2', keywords: [{ value: 'k1' }, { value: 'k2' }] });
     expect(a.attributes.blocks).toEqual([
@@ -181,8 +200,11 @@ describe('aliases, arguments and statements', () => {
   });
 
   it('answers a single document by id, and null for an unknown id', async () => {
-    const res = await gql(`query($id: ID) { article(id: $id) { data { id attributes { title } } }
-      none: article(id: "nope") { data { id } } }`, { id: articles[3] });
+    const res = await gql(
+      `query($id: ID) { article(id: $id) { data { id attributes { title } } }
+      none: article(id: "nope") { data { id } } }`,
+      { id: articles[3] },
+    );
     expect(res.body).toEqual({
       data: { article: { data: { id: articles[3], attributes: { title: 'A03' } } }, none: { data: null } },
     });
@@ -248,7 +270,11 @@ describe('errors', () => {
     expect(res.body.errors[0]).toEqual({
       message: 'Cannot use both page & offset pagination in the same query',
       extensions: {
-        error: { name: 'PaginationError', message: 'Cannot use both page & offset pagination in the same query', details: {} },
+        error: {
+          name: 'PaginationError',
+          message: 'Cannot use both page & offset pagination in the same query',
+          details: {},
+        },
         code: 'STRAPI_PAGINATION_ERROR',
       },
     });
@@ -284,7 +310,9 @@ describe('errors', () => {
 
 describe('HTTP', () => {
   it('answers GET ?query= and refuses a mutation over GET (405)', async () => {
-    const q = encodeURIComponent('query($n: Int) { tags(pagination: { limit: $n }, sort: "name") { data { attributes { name } } } }');
+    const q = encodeURIComponent(
+      'query($n: Int) { tags(pagination: { limit: $n }, sort: "name") { data { attributes { name } } } }',
+    );
     const res = await t.request('GET', `/graphql?query=${q}&variables=${encodeURIComponent('{"n":1}')}`);
     expect(res.status).toBe(200);
     expect(res.body.data.tags.data).toEqual([{ attributes: { name: 'alpha' } }]);
@@ -315,9 +343,12 @@ describe('HTTP', () => {
 });
 
 describe('drafts, locales and single types', () => {
-  it("answers a draft's missing required value as GraphQL does: the nearest nullable parent null, with an error", async () => {
+  it("answers a draft's missing required value as GraphQL does: its nullable parent null, an error", async () => {
     const draft = await t.app.documents(ARTICLE).create({ data: { title: '', views: 777 } });
-    await t.sql('articles').where({ document_id: draft.documentId }).update({ data: { views: 777 } });
+    await t
+      .sql('articles')
+      .where({ document_id: draft.documentId })
+      .update({ data: { views: 777 } });
     const res = await gql(`{ articles(publicationState: PREVIEW, filters: { views: { eq: 777 } }) {
       data { id attributes { title views blocks { ... on ComponentSharedQuote { title } } } } } }`);
     expect(res.status).toBe(200);

@@ -54,7 +54,8 @@ function collectInto(
       if (list) list.push(sel);
       else out.set(key, [sel]);
     } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      if (applies(op, sel.typeCondition?.name.value, typeName)) collectInto(op, typeName, sel.selectionSet, out, visited);
+      if (applies(op, sel.typeCondition?.name.value, typeName))
+        collectInto(op, typeName, sel.selectionSet, out, visited);
     } else {
       const name = sel.name.value;
       const fragment = op.fragments[name];

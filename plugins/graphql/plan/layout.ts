@@ -49,7 +49,13 @@ function amountCounter(pc: PlanContext): (name: string, limit: number | null) =>
 }
 
 /** A list's filters, sort, window and status from its arguments, checked against the caller's rights. */
-function listOptions(pc: PlanContext, uid: string, args: Record<string, unknown>, count: ReturnType<typeof amountCounter>, name: string) {
+function listOptions(
+  pc: PlanContext,
+  uid: string,
+  args: Record<string, unknown>,
+  count: ReturnType<typeof amountCounter>,
+  name: string,
+) {
   const filters = filtersOf(pc.registry, uid, args.filters);
   const sort = sortOf(pc.registry, uid, args.sort);
   assertQueryAccess({ filters, sort }, (action) => pc.auth.allows(action));
@@ -115,7 +121,10 @@ function attributeEntry(
 ): LayoutEntry {
   const name = fieldName(nodes);
   if (isScalar(attr)) return { kind: 'field', key, field: name };
-  const outType = objectTypeOf(pc, owner).getFields()[name].type.toString().replace(/[[\]!]/g, '');
+  const outType = objectTypeOf(pc, owner)
+    .getFields()
+    [name].type.toString()
+    .replace(/[[\]!]/g, '');
   if (attr.type === 'relation' || attr.type === 'media') {
     const target = attr.type === 'relation' ? attr.target : FILE_UID;
     const action = attr.type === 'relation' ? findActionOf(target) : MEDIA_FIND_ACTION;
@@ -195,7 +204,9 @@ function membersLayout(
       out.push({ kind: 'value', key, value: typeName });
       continue;
     }
-    const entry = special(key, sub, count) ?? (Object.hasOwn(attrs, name) ? attributeEntry(pc, typeName, key, sub, attrs[name], count) : undefined);
+    const entry =
+      special(key, sub, count) ??
+      (Object.hasOwn(attrs, name) ? attributeEntry(pc, typeName, key, sub, attrs[name], count) : undefined);
     if (entry) out.push(entry);
   }
   return out;

@@ -107,7 +107,8 @@ export function planRoot(pc: PlanContext, key: string, nodes: FieldNode[], root:
       }
     }
   }
-  plan.layout = layouts.length === 1 ? layouts[0][1] : layouts.map(([k, layout]) => ({ kind: 'object', key: k, layout }));
+  plan.layout =
+    layouts.length === 1 ? layouts[0][1] : layouts.map(([k, layout]) => ({ kind: 'object', key: k, layout }));
   if (root.kind === 'findOne') plan.id = typeof args.id === 'string' ? args.id : null;
   if (list) {
     plan.filters = filtersOf(pc.registry, root.uid, args.filters);

@@ -3,7 +3,7 @@
  * no SDL output). Strapi prunes what nothing reaches (`pruneSchema`); so does this, keeping the
  * input and payload types of the operations still to come.
  */
-import { GraphQLObjectType, GraphQLSchema, isObjectType } from 'graphql';
+import { GraphQLSchema, isObjectType } from 'graphql';
 import { makeSchema } from 'nexus';
 import { FILE_UID, type Registry } from '../../../core/index.ts';
 import * as n from '../naming.ts';
@@ -74,5 +74,3 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver): Buil
     model: { roles: ctx.roles, roots, typeOf: (uid) => names.get(uid)! },
   };
 }
-
-export type { GraphQLObjectType };

@@ -13,8 +13,7 @@ export interface BuildContext {
 }
 
 /** The type name a content-type's or component's fields belong to (`Article`, `ComponentSharedSeo`). */
-export const ownerName = (ctx: BuildContext, uid: string): string =>
-  ctx.names.get(uid) ?? componentName(uid);
+export const ownerName = (ctx: BuildContext, uid: string): string => ctx.names.get(uid) ?? componentName(uid);
 
 /** A relation's target type name, when its target is in the schema. */
 export function targetName(ctx: BuildContext, attr: Attribute): string | undefined {

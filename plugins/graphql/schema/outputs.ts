@@ -71,7 +71,7 @@ function attributeFields(ctx: BuildContext, t: Block, owner: string, attrs: Attr
 }
 
 /** Enumerations and dynamic-zone unions of one content-type or component. */
-function ownTypes(ctx: BuildContext, owner: string, attrs: Attributes) {
+function ownTypes(owner: string, attrs: Attributes) {
   const out = [];
   for (const [name, attr] of Object.entries(attrs)) {
     if (attr.type === 'enumeration' && attr.enum) {
@@ -96,7 +96,7 @@ export function contentTypeOutputs(ctx: BuildContext, ct: ContentType) {
   ctx.roles.set(n.entityCollection(name), { kind: 'entityCollection', uid });
   ctx.roles.set(n.relationCollection(name), { kind: 'relationCollection', uid });
   return [
-    ...ownTypes(ctx, name, ct.attributes),
+    ...ownTypes(name, ct.attributes),
     objectType({
       name,
       definition(t) {
@@ -145,7 +145,7 @@ export function componentOutputs(ctx: BuildContext, uid: string) {
   const attrs = ctx.registry.component(uid).attributes;
   ctx.roles.set(name, { kind: 'component', uid });
   return [
-    ...ownTypes(ctx, name, attrs),
+    ...ownTypes(name, attrs),
     objectType({
       name,
       definition(t) {
