@@ -18,7 +18,10 @@ export const graphqlConfigSchema = z.object({
   shadowCRUD: z.boolean().default(true),
   /** selection sets nested deeper than this are refused (400); -1 or 0: no limit */
   depthLimit: z.number().int().min(-1).default(10),
-  /** items one list field may answer, its aliases' limits added up (400 BAD_USER_INPUT past it) */
+  /**
+   * Items a request may ask for (400 BAD_USER_INPUT past it): its root fields together (a list
+   * counts its limit, anything else 1), and each nested list field of one parent, aliases added up.
+   */
   amountLimit: z.number().int().positive().default(100),
   defaultLimit: z.number().int().positive().default(10),
   maxLimit: limit.default(100),

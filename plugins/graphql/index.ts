@@ -41,6 +41,7 @@ export const graphqlPlugin = definePlugin({
       schema: api.built.schema,
       model: api.built.model,
       depthLimit: config.depthLimit,
+      introspection: app.env.NODE_ENV !== 'production' || config.playgroundAlways,
       limits: {
         defaultLimit: config.defaultLimit,
         maxLimit: config.maxLimit === -1 ? null : config.maxLimit,

@@ -18,6 +18,7 @@ import {
   type GraphQLFormattedError,
   type GraphQLSchema,
   Kind,
+  NoSchemaIntrospectionCustomRule,
   type OperationDefinitionNode,
   parse,
   specifiedRules,
@@ -50,6 +51,8 @@ export interface OperationDeps {
   model: SchemaModel;
   limits: PlanLimits;
   depthLimit: number;
+  /** whether `__schema` and `__type` may be asked (off in production unless `playgroundAlways`) */
+  introspection: boolean;
 }
 
 /** What execute's Query resolvers read from their context. */
@@ -59,6 +62,7 @@ interface ExecuteContext {
 }
 
 const CACHE_SIZE = 500;
+const CACHED_LENGTH = 16 * 1024;
 
 const answer = (status: number, errors: GraphQLFormattedError[]): Answer => ({
   status,
@@ -84,7 +88,11 @@ export function rootResolver(app: App): (root: RootField) => GraphQLFieldResolve
 
 export function createOperations(deps: OperationDeps) {
   const { app, schema, model, limits } = deps;
-  const rules = deps.depthLimit > 0 ? [...specifiedRules, depthLimit(deps.depthLimit)] : specifiedRules;
+  const rules = [
+    ...specifiedRules,
+    ...(deps.depthLimit > 0 ? [depthLimit(deps.depthLimit)] : []),
+    ...(deps.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+  ];
   // parsed and validated documents by text (validation depends only on the schema and the text)
   const cache = new Map<string, DocumentNode | GraphQLFormattedError[]>();
 
@@ -99,8 +107,11 @@ export function createOperations(deps: OperationDeps) {
         const e = err instanceof GraphQLError ? err : new GraphQLError(String(err));
         return answer(400, [requestError(e.message, 'GRAPHQL_PARSE_FAILED', e)]);
       }
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(query, cached);
+      // the cache keeps what clients send again and again, not every large document a caller makes up
+      if (query.length <= CACHED_LENGTH) {
+        if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(query, cached);
+      }
     }
     return Array.isArray(cached) ? answer(400, cached) : { doc: cached as DocumentNode };
   }
@@ -112,7 +123,8 @@ export function createOperations(deps: OperationDeps) {
     auth: RequestAuth,
   ): Array<{ key: string; plan?: RootPlan; typename?: true; error?: unknown }> | null {
     const out: Array<{ key: string; plan?: RootPlan; typename?: true; error?: unknown }> = [];
-    const sums = new Map<string, number>();
+    // every root field is a statement: however they are named, together they may read amountLimit items
+    let items = 0;
     for (const [key, nodes] of rootFields(op, 'Query', operation.selectionSet)) {
       const name = nodes[0].name.value;
       if (name === '__typename') {
@@ -125,7 +137,8 @@ export function createOperations(deps: OperationDeps) {
       try {
         const plan = planRoot(pc, key, nodes, root);
         if (pc.readsDrafts) return null;
-        if (plan.window && plan.dataKeys.length > 0) checkAmount(sums, name, plan.window.limit);
+        items += plan.window && plan.dataKeys.length > 0 ? (plan.window.limit ?? Number.POSITIVE_INFINITY) : 1;
+        if (items > limits.amountLimit) throw amountLimitError(name, limits.amountLimit);
         out.push({ key, plan: Object.assign(plan, { forbidden: pc.forbidden }) });
       } catch (error) {
         // past amountLimit, the whole request is refused (400), as for depthLimit
@@ -134,12 +147,6 @@ export function createOperations(deps: OperationDeps) {
       }
     }
     return out;
-  }
-
-  function checkAmount(sums: Map<string, number>, name: string, limit: number | null): void {
-    const sum = (sums.get(name) ?? 0) + (limit ?? Number.POSITIVE_INFINITY);
-    sums.set(name, sum);
-    if (sum > limits.amountLimit) throw amountLimitError(name, limits.amountLimit);
   }
 
   const planContext = (op: OperationContext, auth: RequestAuth, forExecute: boolean): PlanContext => ({

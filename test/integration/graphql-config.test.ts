@@ -36,6 +36,28 @@ describe('graphql.config', () => {
     }
   });
 
+  it('refuses introspection in production unless playgroundAlways', async () => {
+    const introspect = { query: '{ __schema { queryType { name } } }' };
+    const prod = await startApp({ env: { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(32), API_TOKEN_SALT: 's' } });
+    try {
+      const res = await prod.request('POST', '/graphql', introspect);
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect((await prod.request('POST', '/graphql', { query: '{ __typename }' })).status).toBe(200);
+    } finally {
+      await prod.close();
+    }
+    const always = await startApp({
+      env: { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(32), API_TOKEN_SALT: 's' },
+      config: { plugins: { graphql: { config: { playgroundAlways: true } } } },
+    });
+    try {
+      expect((await always.request('POST', '/graphql', introspect)).status).toBe(200);
+    } finally {
+      await always.close();
+    }
+  });
+
   it('is off with the plugin disabled', async () => {
     const t = await startApp({ config: { plugins: { graphql: { enabled: false } } } });
     try {

@@ -302,6 +302,10 @@ describe('errors', () => {
       b: articles(pagination: { limit: 60 }) { data { id } } }`);
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    const mixed =
+      await gql(`{ articles(pagination: { limit: 95 }) { data { id } } tags(pagination: { limit: 5 }) { data { id } }
+      author(id: "x") { data { id } } }`);
+    expect(mixed.status).toBe(400);
     const nested = await gql(`{ articles { data { attributes {
       a: tags(pagination: { limit: 60 }) { data { id } } b: tags(pagination: { limit: 60 }) { data { id } } } } } }`);
     expect(nested.status).toBe(400);
