@@ -35,7 +35,12 @@ export const graphqlPlugin = definePlugin({
   },
   bootstrap(app, api) {
     const { config } = api;
-    api.built = buildSchema(app.registry, rootResolver(app));
+    api.built = buildSchema(app.registry, rootResolver(app), config.shadowCRUD);
+    if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
+      // a schema needs a Query field: nothing to serve until an extension adds one (#14)
+      app.log.warn('graphql: shadowCRUD is off and nothing else defines a query; the endpoint is not served');
+      return;
+    }
     const ops = createOperations({
       app,
       schema: api.built.schema,

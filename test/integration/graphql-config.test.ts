@@ -58,6 +58,16 @@ describe('graphql.config', () => {
     }
   });
 
+  it('generates nothing from the content-types without shadowCRUD (and serves nothing then)', async () => {
+    const t = await startApp({ config: { plugins: { graphql: { config: { shadowCRUD: false } } } } });
+    try {
+      // nothing defines a query: there is nothing to serve
+      expect((await t.request('POST', '/graphql', { query: '{ __typename }' })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('is off with the plugin disabled', async () => {
     const t = await startApp({ config: { plugins: { graphql: { enabled: false } } } });
     try {

@@ -29,18 +29,22 @@ const USER_UID = 'plugin::users-permissions.user';
  * `execute` calls when a request takes the general path); every other field is left without one,
  * so `execute`'s field resolver reads values by response key (answers are built under aliases).
  */
-export function buildSchema(registry: Registry, resolveRoot: RootResolver): BuiltSchema {
+export function buildSchema(registry: Registry, resolveRoot: RootResolver, shadowCRUD = true): BuiltSchema {
   const names = typeNames(registry);
   const ctx: BuildContext = { registry, names, roles: new Map() };
-  const exposed = registry.contentTypes().filter(isExposed);
+  // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
+  const exposed = shadowCRUD ? registry.contentTypes().filter(isExposed) : [];
   const roots = new Map<string, RootField>();
   const types = [
     ...SCALARS,
     ...commonTypes(ctx),
     ...exposed.flatMap((ct) => [...contentTypeOutputs(ctx, ct), ...contentTypeInputs(ctx, ct)]),
-    ...registry.components().flatMap((c) => [...componentOutputs(ctx, c.uid), ...componentInputs(ctx, c.uid)]),
-    ...(registry.hasContentType(USER_UID) ? usersPermissionsTypes() : []),
-    ...(registry.hasContentType(FILE_UID) ? [fileInfoInput()] : []),
+    ...(shadowCRUD ? registry.components() : []).flatMap((c) => [
+      ...componentOutputs(ctx, c.uid),
+      ...componentInputs(ctx, c.uid),
+    ]),
+    ...(shadowCRUD && registry.hasContentType(USER_UID) ? usersPermissionsTypes() : []),
+    ...(shadowCRUD && registry.hasContentType(FILE_UID) ? [fileInfoInput()] : []),
     queryType(ctx, exposed, roots),
   ];
   const full = makeSchema({
@@ -53,15 +57,15 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver): Buil
   // the mutations' inputs (and payloads) stay, though no field reaches them yet
   const kept = [
     ...exposed.filter((ct) => ct.uid !== LOCALE_UID).map((ct) => n.inputName(names.get(ct.uid)!)),
-    ...(registry.hasContentType(USER_UID) ? USERS_PERMISSIONS_TYPES : []),
-    ...(registry.hasContentType(FILE_UID) ? ['FileInfoInput', 'Upload'] : []),
+    ...(shadowCRUD && registry.hasContentType(USER_UID) ? USERS_PERMISSIONS_TYPES : []),
+    ...(shadowCRUD && registry.hasContentType(FILE_UID) ? ['FileInfoInput', 'Upload'] : []),
   ];
   const config = full.toConfig();
   const schema = new GraphQLSchema({
     ...config,
     types: kept.map((name) => full.getType(name)).filter((t) => t !== undefined),
   });
-  const query = schema.getQueryType()!;
+  const query = schema.getQueryType();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
