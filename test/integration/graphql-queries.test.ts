@@ -391,3 +391,21 @@ describe('drafts, locales and single types', () => {
     expect(res.body.data.global.data.attributes).toEqual({ siteName: 'Site', defaultSeo: { metaTitle: 'Home' } });
   });
 });
+
+describe('windows of shared renders', () => {
+  it("cuts a nested window from each document's own related documents, in their stored order", async () => {
+    t.queries.length = 0;
+    const res = await gql(`{ articles(sort: "title:asc", pagination: { limit: 5 }) { data { attributes {
+      title tags(pagination: { start: 1, limit: 2 }) { data { attributes { name } } }
+      gallery(pagination: { page: 2, pageSize: 2 }) { data { id } } } } } }`);
+    expect(res.body.errors).toBeUndefined();
+    const names = res.body.data.articles.data.map((a: any) =>
+      a.attributes.tags.data.map((x: any) => x.attributes.name),
+    );
+    // article i holds the first (i % 5) + 1 tags
+    expect(names).toEqual([[], ['beta'], ['beta', 'gamma'], ['beta', 'gamma'], ['beta', 'gamma']]);
+    expect(res.body.data.articles.data[0].attributes.gallery.data).toEqual([{ id: String(files[2]) }]);
+    expect(reads()).toHaveLength(1);
+    expect(reads()[0]).toMatch(/MATERIALIZED/);
+  });
+});
