@@ -22,7 +22,7 @@ import {
 import { invalidQueryKey, validationError } from '../errors.ts';
 import { attributeOf, LOCALIZATIONS, type Layout, type PopulateNode, type PopulateTree } from './types.ts';
 import { compileFilters } from './filters.ts';
-import { compileSort } from './sort.ts';
+import { compileInstanceSort, compileSort } from './sort.ts';
 import {
   COLUMNS,
   fragment as frag,
@@ -435,8 +435,26 @@ function populatedIn(
     }
     const e = ctx.alias();
     const item = componentJson(ctx, attr.component, col(e, 'v'), node, false);
-    const body = frag(`FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${quote(e)}("v", "n")`);
-    return listJson({ alias: e, columns: col(e, 'v'), item, body, order: frag(col(e, 'n')) }, node);
+    // filters and sort of the items (GraphQL's; REST refuses them on components), on each instance
+    const instance = { kind: 'instance' as const, sql: col(e, 'v'), bindings: [] };
+    const where = node.filters
+      ? compileFilters(node.filters, {
+          registry: ctx.registry,
+          uid: attr.component,
+          source: instance,
+          scope: ctx.scope,
+        })
+      : undefined;
+    const body = frag(
+      `FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${quote(e)}("v", "n")` +
+        (where ? ` WHERE (${where.sql})` : ''),
+      where?.bindings ?? [],
+    );
+    const order =
+      node.sort && node.sort.length > 0
+        ? compileInstanceSort(ctx.registry, node.sort, instance, col(e, 'n'), ctx.scope)
+        : frag(col(e, 'n'));
+    return listJson({ alias: e, columns: col(e, 'v'), item, body, order }, node);
   }
   if (attr.type === 'dynamiczone') {
     const value = `(${data}->${lit(name)})`;
@@ -553,11 +571,15 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
     );
   }
   const o = ctx.alias();
+  const where = conditions(ctx, FILE_UID, f, node);
   const body = frag(
     `FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${quote(o)}("v", "n")` +
-      ` JOIN ${quote(files.collectionName)} ${quote(f)} ON ${col(f, COLUMNS.id)} = ${col(o, 'v')}::bigint`,
+      ` JOIN ${quote(files.collectionName)} ${quote(f)} ON ${col(f, COLUMNS.id)} = ${col(o, 'v')}::bigint` +
+      ` WHERE ${where.sql}`,
+    where.bindings,
   );
-  return listJson({ alias: f, columns: `${quote(f)}.*`, item: doc, body, order: frag(col(o, 'n')) }, node);
+  const order = ordering(ctx, FILE_UID, f, node, col(o, 'n'));
+  return listJson({ alias: f, columns: `${quote(f)}.*`, item: doc, body, order }, node);
 }
 
 /** The same document in its other locales, in the read's status. */

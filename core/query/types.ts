@@ -23,9 +23,12 @@ export interface PopulateNode {
   on?: Record<string, PopulateNode>;
   /** scalar attributes (and timestamps, locale) to show; all when unset; id and documentId always */
   fields?: string[];
-  /** relations: which related documents to include */
+  /**
+   * Relations, multiple media and repeatable components (the last from code only: REST refuses
+   * them there): which related documents, files or instances to include
+   */
   filters?: FilterNode;
-  /** relations: their order (default: the stored order, or the owners' creation for inverse sides) */
+  /** the same lists' order (default: the stored order, or the owners' creation for inverse sides) */
   sort?: SortSpec[];
   /** to-many relations: answer `{ count }` instead of the documents */
   count?: boolean;

@@ -229,6 +229,48 @@ describe('aliases, arguments and statements', () => {
   });
 });
 
+describe('filters', () => {
+  const titles = (res: any): string[] => res.body.data.articles.data.map((a: any) => a.attributes.title);
+
+  it('go through relations and components, with and/or/not and the id as the documentId', async () => {
+    const res = await gql(`{ articles(sort: "title", filters: {
+      author: { name: { eq: "Ada" } },
+      or: [{ seo: { metaTitle: { in: ["m3", "m4", "m5"] } } }, { id: { eq: "${articles[9]}" } }],
+      not: { views: { eq: 4 } } }) { data { attributes { title } } } }`);
+    expect(res.body.errors).toBeUndefined();
+    expect(titles(res)).toEqual(['A03', 'A05', 'A09']);
+    const tagged = await gql(`{ tags(sort: "name", filters: { articles: { title: { eq: "A01" } } }) {
+      data { attributes { name } } } }`);
+    expect(tagged.body.data.tags.data.map((x: any) => x.attributes.name)).toEqual(['alpha', 'beta']);
+  });
+
+  it('take variables and every operator of a scalar filter', async () => {
+    const res = await gql(
+      `query($f: ArticleFiltersInput) { articles(filters: $f, sort: "title") { data { attributes { title } } } }`,
+      {
+        f: {
+          title: { startsWith: 'A0', notContainsi: 'a08', ne: 'A02' },
+          views: { between: [1, 9], notIn: [5] },
+          category: { eqi: 'NEWS' },
+          createdAt: { notNull: true },
+        },
+      },
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(titles(res)).toEqual(['A01', 'A03', 'A07', 'A09']);
+  });
+
+  it('filter and sort nested lists of components and media', async () => {
+    const res = await gql(`{ authors { data { attributes {
+      socials(filters: { platform: { ne: "twitter" } }, sort: "url:desc") { url } } } } }`);
+    expect(res.body.data.authors.data[0].attributes.socials).toEqual([{ url: 'u2' }, { url: 'u0' }]);
+    const gallery = await gql(`{ articles(pagination: { limit: 1 }) { data { attributes {
+      gallery(filters: { width: { gte: 11 } }, sort: "width:desc", pagination: { limit: 1 }) {
+        data { attributes { name } } } } } } }`);
+    expect(gallery.body.data.articles.data[0].attributes.gallery.data).toEqual([{ attributes: { name: 'f2.png' } }]);
+  });
+});
+
 describe('publication state', () => {
   it('never shows a draft through a published parent, and shows drafts when asked', async () => {
     const live = await gql(`{ tags(filters: { name: { eq: "alpha" } }) { data { attributes {
