@@ -63,6 +63,7 @@ interface ExecuteContext {
 
 const CACHE_SIZE = 500;
 const CACHED_LENGTH = 16 * 1024;
+const READS_AT_ONCE = 4;
 
 const answer = (status: number, errors: GraphQLFormattedError[]): Answer => ({
   status,
@@ -139,7 +140,7 @@ export function createOperations(deps: OperationDeps) {
         if (pc.readsDrafts) return null;
         items += plan.window && plan.dataKeys.length > 0 ? (plan.window.limit ?? Number.POSITIVE_INFINITY) : 1;
         if (items > limits.amountLimit) throw amountLimitError(name, limits.amountLimit);
-        out.push({ key, plan: Object.assign(plan, { forbidden: pc.forbidden }) });
+        out.push({ key, plan });
       } catch (error) {
         // past amountLimit, the whole request is refused (400), as for depthLimit
         if (isAmountLimit(error)) throw error;
@@ -160,27 +161,29 @@ export function createOperations(deps: OperationDeps) {
     readsDrafts: false,
   });
 
-  /** Shadow CRUD reads, each root field one statement, answered as text. */
+  /**
+   * Shadow CRUD reads, each root field one statement, answered as text. A few at a time: one
+   * request's root fields never hold more than `READS_AT_ONCE` of the pool's connections.
+   */
   async function fast(planned: NonNullable<ReturnType<typeof planAll>>): Promise<Answer> {
-    const errors: GraphQLFormattedError[] = [];
-    const values = await Promise.all(
-      planned.map(async (p) => {
-        if (p.typename) return '"Query"';
-        if (p.error !== undefined || !p.plan) {
-          errors.push(formatError(p.error, log));
-          return 'null';
-        }
-        try {
-          const text = await readRoot(app, p.plan);
-          for (let i = 0; i < (p.plan as RootPlan & { forbidden: number }).forbidden; i++)
-            errors.push(forbiddenError());
-          return text;
-        } catch (err) {
-          errors.push(formatError(err, log));
-          return 'null';
-        }
-      }),
-    );
+    const fieldErrors: GraphQLFormattedError[][] = planned.map(() => []);
+    const values = await mapLimit(planned, READS_AT_ONCE, async (p, i) => {
+      if (p.typename) return '"Query"';
+      if (p.error !== undefined || !p.plan) {
+        fieldErrors[i].push(formatError(p.error, log));
+        return 'null';
+      }
+      try {
+        const text = await readRoot(app, p.plan);
+        for (let n = 0; n < p.plan.forbidden; n++) fieldErrors[i].push(forbiddenError());
+        return text;
+      } catch (err) {
+        fieldErrors[i].push(formatError(err, log));
+        return 'null';
+      }
+    });
+    // errors in the order of the fields, whichever read finished first
+    const errors = fieldErrors.flat();
     const data = planned.map((p, i) => `${JSON.stringify(p.key)}:${values[i]}`).join(',');
     const head = errors.length > 0 ? `"errors":${JSON.stringify(errors)},` : '';
     return { status: 200, body: `{${head}"data":{${data}}}` };
@@ -264,4 +267,18 @@ export function createOperations(deps: OperationDeps) {
   }
 
   return { run };
+}
+
+/** `fn` over `items`, at most `limit` running at once; results in the items' order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }

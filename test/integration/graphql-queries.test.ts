@@ -199,6 +199,19 @@ describe('aliases, arguments and statements', () => {
     });
   });
 
+  it('answers many root fields in their order, each one statement, errors in field order', async () => {
+    t.queries.length = 0;
+    const fields = articles.map((id, i) => `a${i}: article(id: "${id}") { data { attributes { title } } }`);
+    const bad = '  x: articles(sort: "nope") { data { id } }  y: articles(sort: "nada") { data { id } }';
+    const res = await gql(`{ ${fields.join(' ')} ${bad} }`);
+    expect(Object.keys(res.body.data)).toEqual([...articles.map((_, i) => `a${i}`), 'x', 'y']);
+    expect(articles.map((_, i) => res.body.data[`a${i}`].data.attributes.title)).toEqual(
+      articles.map((_, i) => `A${String(i).padStart(2, '0')}`),
+    );
+    expect(res.body.errors.map((e: any) => e.message)).toEqual(['Invalid key nope', 'Invalid key nada']);
+    expect(reads()).toHaveLength(12);
+  });
+
   it('answers a single document by id, and null for an unknown id', async () => {
     const res = await gql(
       `query($id: ID) { article(id: $id) { data { id attributes { title } } }

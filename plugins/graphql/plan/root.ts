@@ -50,6 +50,8 @@ export interface RootPlan {
   /** each document's layout; with several `data` keys, an object per key */
   layout: Layout;
   parts: RootPart[];
+  /** nested fields left null because the caller may not read them (one FORBIDDEN error each) */
+  forbidden: number;
 }
 
 const NEEDS_TOTAL: ReadonlySet<string> = new Set(['total', 'pageCount']);
@@ -88,6 +90,7 @@ export function planRoot(pc: PlanContext, key: string, nodes: FieldNode[], root:
     dataKeys: [],
     layout: [],
     parts: [],
+    forbidden: 0,
   };
   const list = root.kind === 'find';
   const outType = list ? entityCollection(typeName) : entityResponse(typeName);
@@ -116,6 +119,7 @@ export function planRoot(pc: PlanContext, key: string, nodes: FieldNode[], root:
     assertQueryAccess({ filters: plan.filters, sort: plan.sort }, (action) => pc.auth.allows(action));
     plan.window = windowOf(args.pagination, pc.limits);
   }
+  plan.forbidden = pc.forbidden;
   return plan;
 }
 
