@@ -133,11 +133,11 @@ export function createOperations(deps: OperationDeps) {
         continue;
       }
       const root = model.roots.get(name);
-      if (!root) return null;
+      if (!root || model.resolved.has(`Query.${name}`)) return null;
       const pc = planContext(op, auth, false);
       try {
         const plan = planRoot(pc, key, nodes, root);
-        if (pc.readsDrafts) return null;
+        if (pc.readsDrafts || pc.resolved) return null;
         items += plan.window && plan.dataKeys.length > 0 ? (plan.window.limit ?? Number.POSITIVE_INFINITY) : 1;
         if (items > limits.amountLimit) throw amountLimitError(name, limits.amountLimit);
         out.push({ key, plan });
@@ -159,6 +159,7 @@ export function createOperations(deps: OperationDeps) {
     forExecute,
     forbidden: 0,
     readsDrafts: false,
+    resolved: false,
   });
 
   /**

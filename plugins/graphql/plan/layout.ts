@@ -22,8 +22,8 @@ import { amountLimitError } from './amount.ts';
 import { componentName, entity } from '../naming.ts';
 import { entityIdField } from '../schema/model.ts';
 import { filtersOf, sortOf, statusOf, windowOf } from './args.ts';
-import { type Collected, subfields } from './collect.ts';
-import { objectTypeOf, type PlanContext } from './context.ts';
+import type { Collected } from './collect.ts';
+import { fieldsOf, objectTypeOf, type PlanContext } from './context.ts';
 
 const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale']);
 
@@ -76,7 +76,7 @@ export function entityLayout(pc: PlanContext, uid: string, nodes: FieldNode[]): 
   const ct = pc.registry.contentType(uid);
   const name = pc.model.typeOf(uid);
   const out: Layout = [];
-  for (const [key, sub] of subfields(pc.op, entity(name), nodes)) {
+  for (const [key, sub] of fieldsOf(pc, entity(name), nodes)) {
     const field = fieldName(sub);
     if (field === '__typename') out.push({ kind: 'value', key, value: entity(name) });
     else if (field === 'id') out.push({ kind: 'field', key, field: entityIdField(ct), text: true });
@@ -96,7 +96,7 @@ function wrapper(
   populate: (data: FieldNode[]) => PopulateNode,
 ): Layout {
   const out: Layout = [];
-  for (const [key, sub] of subfields(pc.op, wrapperType, nodes)) {
+  for (const [key, sub] of fieldsOf(pc, wrapperType, nodes)) {
     const field = fieldName(sub);
     if (field === '__typename') out.push({ kind: 'value', key, value: wrapperType });
     else if (field === 'data') out.push({ kind: 'populate', key, node: populate(sub) });
@@ -162,7 +162,7 @@ function attributeEntry(
 export function documentLayout(pc: PlanContext, uid: string, nodes: FieldNode[]): Layout {
   const ct = pc.registry.contentType(uid);
   const typeName = pc.model.typeOf(uid);
-  return membersLayout(pc, typeName, subfields(pc.op, typeName, nodes), (key, sub, count) => {
+  return membersLayout(pc, typeName, fieldsOf(pc, typeName, nodes), (key, sub, count) => {
     const name = fieldName(sub);
     if (SYSTEM.has(name)) return { kind: 'field', key, field: name };
     if (name !== LOCALIZATIONS || Object.hasOwn(ct.attributes, name)) return undefined;
@@ -181,7 +181,7 @@ export function documentLayout(pc: PlanContext, uid: string, nodes: FieldNode[])
 /** The fields selected on a component type (`ComponentSharedSeo`): `id` (a string, as an ID), attributes. */
 export function componentLayout(pc: PlanContext, uid: string, nodes: FieldNode[]): Layout {
   const typeName = componentName(uid);
-  return membersLayout(pc, typeName, subfields(pc.op, typeName, nodes), (key, sub) =>
+  return membersLayout(pc, typeName, fieldsOf(pc, typeName, nodes), (key, sub) =>
     fieldName(sub) === 'id' ? { kind: 'field', key, field: 'id', text: true } : undefined,
   );
 }

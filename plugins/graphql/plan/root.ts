@@ -15,8 +15,7 @@ import {
 import { entityCollection, entityResponse } from '../naming.ts';
 import type { RootField } from '../schema/model.ts';
 import { filtersOf, type ListWindow, localeOf, sortOf, statusOf, windowOf } from './args.ts';
-import { subfields } from './collect.ts';
-import { objectTypeOf, type PlanContext } from './context.ts';
+import { fieldsOf, objectTypeOf, type PlanContext } from './context.ts';
 import { entityLayout } from './layout.ts';
 
 /** One key of `meta.pagination`. */
@@ -58,12 +57,12 @@ const NEEDS_TOTAL: ReadonlySet<string> = new Set(['total', 'pageCount']);
 
 function metaPart(pc: PlanContext, key: string, nodes: FieldNode[]): RootPart {
   const parts: Extract<RootPart, { kind: 'meta' }>['parts'] = [];
-  for (const [k, sub] of subfields(pc.op, 'ResponseCollectionMeta', nodes)) {
+  for (const [k, sub] of fieldsOf(pc, 'ResponseCollectionMeta', nodes)) {
     const name = sub[0].name.value;
     if (name === '__typename') parts.push({ kind: 'typename', key: k });
     else {
       const keys: PaginationKey[] = [];
-      for (const [pk, psub] of subfields(pc.op, 'Pagination', sub)) {
+      for (const [pk, psub] of fieldsOf(pc, 'Pagination', sub)) {
         keys.push({ key: pk, value: psub[0].name.value as PaginationKey['value'] });
       }
       parts.push({ kind: 'pagination', key: k, keys });
@@ -95,7 +94,7 @@ export function planRoot(pc: PlanContext, key: string, nodes: FieldNode[], root:
   const list = root.kind === 'find';
   const outType = list ? entityCollection(typeName) : entityResponse(typeName);
   const layouts: Array<[string, Layout]> = [];
-  for (const [k, sub] of subfields(pc.op, outType, nodes)) {
+  for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
     const name = sub[0].name.value;
     if (name === '__typename') plan.parts.push({ kind: 'typename', key: k, value: outType });
     else if (name === 'data') {

@@ -75,6 +75,6 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, shado
   }
   return {
     schema,
-    model: { roles: ctx.roles, roots, typeOf: (uid) => names.get(uid)! },
+    model: { roles: ctx.roles, roots, typeOf: (uid) => names.get(uid)!, resolved: new Set() },
   };
 }

@@ -35,6 +35,12 @@ export interface SchemaModel {
   roots: ReadonlyMap<string, RootField>;
   /** the GraphQL type name of a content-type's documents */
   typeOf(uid: string): string;
+  /**
+   * Fields (`Type.field`) with a resolver of their own: a query selecting one is answered through
+   * `execute`, which calls it with the object read for its parent. Custom resolvers, middlewares
+   * and policies (#14) are registered here; none yet.
+   */
+  resolved: Set<string>;
 }
 
 /** Content-types the schema shows: Strapi leaves the admin's out. */
