@@ -223,6 +223,18 @@ describe('aliases, arguments and statements', () => {
     });
   });
 
+  it("reads the plugins' types: locales, roles (never their grants) and files", async () => {
+    const res = await gql(`{ i18NLocales(sort: "code") { data { id attributes { code isDefault } } }
+      usersPermissionsRoles(filters: { type: { eq: "public" } }) { data { attributes { name type } } } }`);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.i18NLocales.data.map((l: any) => l.attributes)).toEqual([
+      { code: 'en', isDefault: true },
+      { code: 'fr', isDefault: false },
+    ]);
+    expect(res.body.data.i18NLocales.data[0].id).toMatch(/^\d+$/);
+    expect(res.body.data.usersPermissionsRoles.data).toEqual([{ attributes: { name: 'Public', type: 'public' } }]);
+  });
+
   it('reads files by their id', async () => {
     const res = await gql(`{ uploadFile(id: "${files[1]}") { data { id attributes { name } } } }`);
     expect(res.body.data.uploadFile.data).toEqual({ id: String(files[1]), attributes: { name: 'f1.png' } });
