@@ -67,12 +67,24 @@ export { uniqueViolationOf } from './documents/db-errors.ts';
 export { parseRestQuery, LOCALE_CODE } from './query/parse.ts';
 export type { QueryConfig } from './query/parse.ts';
 export { resolveFilters } from './query/filters.ts';
+export { resolveSort } from './query/sort.ts';
 export { paginationMeta } from './query/pagination.ts';
 export type { PaginationConfig } from './query/pagination.ts';
 export { checkQueryLimits, DEFAULT_QUERY_LIMITS } from './query/bounds.ts';
 export type { QueryLimits } from './query/bounds.ts';
 export { LOCALIZATIONS } from './query/types.ts';
-export type { Query, PopulateNode, PopulateTree, Pagination, Status, FilterNode, SortSpec } from './query/types.ts';
+export type {
+  Query,
+  PopulateNode,
+  PopulateTree,
+  Pagination,
+  Status,
+  FilterNode,
+  SortSpec,
+  Layout,
+  LayoutEntry,
+  JsonValue,
+} from './query/types.ts';
 
 // Rows and SQL: for a plugin that reads a content-type's table itself
 export { scopeCondition } from './query/scope-sql.ts';

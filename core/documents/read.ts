@@ -57,7 +57,8 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // private and password attributes stay in the database unless the caller asked for raw rows
   const redact = req.params.raw !== true;
   const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact, alias: () => `t${++n}`, shared };
-  const doc = documentJson(ctx, req.ct, 'r', { fields: req.params.fields, populate: req.params.populate });
+  const { fields, populate, layout } = req.params;
+  const doc = documentJson(ctx, req.ct, 'r', { fields, populate, layout });
   const ctes: Frag[] = [];
   // A filtered (or searched) list with a total: the matching ids once (a CTE), counted and cut
   // into the page, rather than the filter evaluated twice (for the page and for the count).

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ContentType } from '../content-types/types.ts';
-import type { FilterNode, Pagination, PopulateTree, SortSpec, Status } from '../query/types.ts';
+import type { FilterNode, Layout, Pagination, PopulateTree, SortSpec, Status } from '../query/types.ts';
 import type { Doc } from './serialize.ts';
 
 /** Every action of the document service, in one list (the `Action` type is read from it). */
@@ -37,6 +37,8 @@ export interface ReadParams {
   populate?: PopulateTree;
   /** scalar fields to return (id and documentId always); all when unset */
   fields?: string[];
+  /** lay each document out this way instead of REST's flat shape (`query/types.ts`; GraphQL's selection) */
+  layout?: Layout;
   /**
    * Include private and password attributes (at every level, populated documents too). Left out
    * otherwise: a reader that forgets to ask cannot hand out hashes or tokens. Only internal

@@ -20,9 +20,9 @@ import {
   type ContentType,
 } from '../content-types/types.ts';
 import { invalidQueryKey, validationError } from '../errors.ts';
-import { attributeOf, LOCALIZATIONS, type PopulateNode, type PopulateTree } from './types.ts';
+import { attributeOf, LOCALIZATIONS, type Layout, type PopulateNode, type PopulateTree } from './types.ts';
 import { compileFilters } from './filters.ts';
-import { compileSort } from './sort.ts';
+import { compileInstanceSort, compileSort } from './sort.ts';
 import {
   COLUMNS,
   fragment as frag,
@@ -39,6 +39,8 @@ import { scopeCondition, type Scope } from './scope-sql.ts';
 export interface Shape {
   fields?: string[];
   populate?: PopulateTree;
+  /** another API's layout (GraphQL's): replaces `fields` and `populate` (see `layoutJson`) */
+  layout?: Layout;
 }
 
 export interface SelectContext {
@@ -60,8 +62,9 @@ export interface SelectContext {
 /**
  * A list read renders each related document once, however many documents of the page point at
  * it: the relations and media the page's documents populate directly (owning side, without
- * their own filters, sort, count, pagination or total) become MATERIALIZED CTEs over the
- * documents the page references, and each page document looks its own up there. On the bench's 25-article
+ * their own filters, sort, count or total; a window is cut from each document's list) become
+ * MATERIALIZED CTEs over the documents the page references, and each page document looks its
+ * own up there. On the bench's 25-article
  * `populate=*` page (25 authors, 75 tags, 75 files referenced, but only 20, 30 and 6 distinct),
  * this is most of PostgreSQL's work saved.
  */
@@ -117,8 +120,18 @@ function shareRender(
   return h;
 }
 
-/** A page document's own related documents, looked up in a shared render. */
-function lookUp(h: string, data: string, name: string, target: SharedTarget, ctx: SelectContext): Frag {
+/**
+ * A page document's own related documents, looked up in a shared render; a window (GraphQL's
+ * nested pagination) is cut from the list of those found, in the stored order.
+ */
+function lookUp(
+  h: string,
+  data: string,
+  name: string,
+  target: SharedTarget,
+  ctx: SelectContext,
+  window?: PopulateNode['pagination'],
+): Frag {
   const value = `${data}->${lit(name)}`;
   const cast = target.key === COLUMNS.id ? '::bigint' : '';
   if (!target.toMany) {
@@ -126,11 +139,17 @@ function lookUp(h: string, data: string, name: string, target: SharedTarget, ctx
     return frag(`(SELECT ${h}."j" FROM ${h} WHERE ${guard}${h}."k" = (${data}->>${lit(name)})${cast})`);
   }
   const o = ctx.alias();
+  const found =
+    `FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${quote(o)}("v", "n") ` +
+    `JOIN ${h} ON ${h}."k" = ${col(o, 'v')}${cast}`;
+  if (!window) return list(frag(`SELECT json_agg(${h}."j" ORDER BY ${col(o, 'n')}) ${found}`));
+  const w = ctx.alias();
+  const cut = `OFFSET ?${window.limit === null ? '' : ' LIMIT ?'}`;
   return list(
     frag(
-      `SELECT json_agg(${h}."j" ORDER BY ${col(o, 'n')}) ` +
-        `FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${quote(o)}("v", "n") ` +
-        `JOIN ${h} ON ${h}."k" = ${col(o, 'v')}${cast}`,
+      `SELECT json_agg(${col(w, 'j')} ORDER BY ${col(w, 'n')}) FROM ` +
+        `(SELECT ${h}."j", ${col(o, 'n')} ${found} ORDER BY ${col(o, 'n')} ${cut}) ${quote(w)}`,
+      [window.start, ...(window.limit === null ? [] : [window.limit])],
     ),
   );
 }
@@ -147,7 +166,7 @@ const shareable = (
   !node.filters &&
   !(node.sort && node.sort.length > 0) &&
   !node.count &&
-  !node.pagination &&
+  // a window is cut from the document's own list of shared renders (`lookUp`); a total is not
   !node.total;
 
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
@@ -197,6 +216,7 @@ function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] 
 
 /** The JSON of one document row under `alias`. */
 export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
+  if (shape.layout) return layoutJson({ ...ctx, row: { alias, ct } }, { row: { alias, ct } }, shape.layout);
   const pairs: Array<[string, Frag]> = [
     ['id', frag(col(alias, COLUMNS.id))],
     ['documentId', frag(col(alias, COLUMNS.documentId))],
@@ -229,6 +249,7 @@ function targetScope(ctx: SelectContext, target: ContentType, alias: string): Fr
 
 /** The JSON of one component instance (a jsonb expression); dynamic zone items lead with `__component`. */
 function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Shape, inZone: boolean): Frag {
+  if (shape.layout) return layoutJson(ctx, { instance: { uid, expr } }, shape.layout);
   const attrs = ctx.registry.component(uid).attributes;
   const pairs: Array<[string, Frag]> = [];
   if (inZone) pairs.push(['__component', frag(`${expr}->'__component'`)]);
@@ -237,6 +258,61 @@ function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Sha
   for (const [key, node] of Object.entries(shape.populate ?? {})) {
     pairs.push([key, populated(ctx, attrs, expr, attributeOf(key, node), node, null)]);
   }
+  return object(pairs);
+}
+
+/** What a layout reads: a document row, or a component instance (a jsonb expression). */
+type LayoutSource = { row: { alias: string; ct: ContentType } } | { instance: { uid: string; expr: string } };
+
+const SYSTEM_FIELDS: ReadonlySet<string> = new Set(['id', 'documentId', 'locale', ...SYSTEM]);
+
+/** One field of a layout's source as JSON: a system column, or a scalar attribute as stored. */
+function layoutField(ctx: SelectContext, src: LayoutSource, field: string, text: boolean): Frag {
+  const asText = (expr: string): Frag => frag(`to_json((${expr})::text)`);
+  if ('instance' in src) {
+    const { uid, expr } = src.instance;
+    if (field === 'id') return text ? asText(`${expr}->>'id'`) : frag(`${expr}->'id'`);
+    const attr = ctx.registry.component(uid).attributes[field];
+    if (!attr || !isScalar(attr) || (ctx.redact && hidden(attr))) return frag('NULL::json');
+    return text ? asText(`${expr}->>${lit(field)}`) : frag(`${expr}->${lit(field)}`);
+  }
+  const { alias, ct } = src.row;
+  if (SYSTEM_FIELDS.has(field)) {
+    const column = col(alias, COLUMNS[field as keyof typeof COLUMNS]);
+    if (field === 'id' || field === 'documentId' || field === 'locale') return text ? asText(column) : frag(column);
+    return frag(`to_json(${isoTimestamp(column)})`);
+  }
+  const attr = Object.hasOwn(ct.attributes, field) ? ct.attributes[field] : undefined;
+  // a private attribute asked for by name is not revealed, as with REST's `fields`
+  if (!attr || !isScalar(attr) || (ctx.redact && hidden(attr))) return frag('NULL::json');
+  const data = col(alias, COLUMNS.data);
+  return text ? asText(`${data}->>${lit(field)}`) : frag(`${data}->${lit(field)}`);
+}
+
+/**
+ * A document or component instance in a caller's layout: its keys in order, each a constant, a
+ * field, an object of the same source, or a populated attribute (a sub-select, as in REST's shape).
+ */
+function layoutJson(ctx: SelectContext, src: LayoutSource, layout: Layout): Frag {
+  const pairs: Array<[string, Frag]> = layout.map((entry): [string, Frag] => {
+    switch (entry.kind) {
+      case 'value':
+        return [entry.key, frag(`${lit(JSON.stringify(entry.value))}::json`)];
+      case 'field':
+        return [entry.key, layoutField(ctx, src, entry.field, entry.text === true)];
+      case 'object':
+        return [entry.key, layoutJson(ctx, src, entry.layout)];
+      default: {
+        const name = attributeOf(entry.key, entry.node);
+        if ('instance' in src) {
+          const attrs = ctx.registry.component(src.instance.uid).attributes;
+          return [entry.key, populated(ctx, attrs, src.instance.expr, name, entry.node, null)];
+        }
+        const { alias, ct } = src.row;
+        return [entry.key, populated(ctx, ct.attributes, col(alias, COLUMNS.data), name, entry.node, { alias, ct })];
+      }
+    }
+  });
   return object(pairs);
 }
 
@@ -323,6 +399,20 @@ function populated(
   node: PopulateNode,
   owner: { alias: string; ct: ContentType } | null,
 ): Frag {
+  // a node naming its own status reads its documents (and what they populate) in that version
+  const scoped = node.status && node.status !== ctx.scope.status;
+  const inner = scoped ? { ...ctx, scope: { ...ctx.scope, status: node.status! } } : ctx;
+  return populatedIn(inner, attrs, data, name, node, owner);
+}
+
+function populatedIn(
+  ctx: SelectContext,
+  attrs: Attributes,
+  data: string,
+  name: string,
+  node: PopulateNode,
+  owner: { alias: string; ct: ContentType } | null,
+): Frag {
   if (name === LOCALIZATIONS && !Object.hasOwn(attrs, name)) return localizations(ctx, owner!, node);
   const attr = attributeNamed(attrs, name, node);
   if (attr.type === 'relation') return relation(ctx, attr, data, name, node, owner);
@@ -333,7 +423,7 @@ function populated(
         key: COLUMNS.id,
         toMany: attr.multiple === true,
       };
-      return lookUp(shareRender(ctx, ctx.shared, target, name, node), data, name, target, ctx);
+      return lookUp(shareRender(ctx, ctx.shared, target, name, node), data, name, target, ctx, node.pagination);
     }
     return media(ctx, attr.multiple === true, data, name, node);
   }
@@ -345,8 +435,26 @@ function populated(
     }
     const e = ctx.alias();
     const item = componentJson(ctx, attr.component, col(e, 'v'), node, false);
-    const body = frag(`FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${quote(e)}("v", "n")`);
-    return listJson({ alias: e, columns: col(e, 'v'), item, body, order: frag(col(e, 'n')) }, node);
+    // filters and sort of the items (GraphQL's; REST refuses them on components), on each instance
+    const instance = { kind: 'instance' as const, sql: col(e, 'v'), bindings: [] };
+    const where = node.filters
+      ? compileFilters(node.filters, {
+          registry: ctx.registry,
+          uid: attr.component,
+          source: instance,
+          scope: ctx.scope,
+        })
+      : undefined;
+    const body = frag(
+      `FROM jsonb_array_elements(${arrayOf(value)}) WITH ORDINALITY ${quote(e)}("v", "n")` +
+        (where ? ` WHERE (${where.sql})` : ''),
+      where?.bindings ?? [],
+    );
+    const order =
+      node.sort && node.sort.length > 0
+        ? compileInstanceSort(ctx.registry, node.sort, instance, col(e, 'n'), ctx.scope)
+        : frag(col(e, 'n'));
+    return listJson({ alias: e, columns: col(e, 'v'), item, body, order }, node);
   }
   if (attr.type === 'dynamiczone') {
     const value = `(${data}->${lit(name)})`;
@@ -394,7 +502,7 @@ function relation(
   const target = ctx.registry.contentType(attr.target);
   if (!attr.mappedBy && shareable(ctx, owner, node)) {
     const shared: SharedTarget = { ct: target, key: COLUMNS.documentId, toMany: isToMany(attr) };
-    return lookUp(shareRender(ctx, ctx.shared, shared, name, node), data, name, shared, ctx);
+    return lookUp(shareRender(ctx, ctx.shared, shared, name, node), data, name, shared, ctx, node.pagination);
   }
   const t = ctx.alias();
   const scope = targetScope(ctx, target, t);
@@ -463,11 +571,15 @@ function media(ctx: SelectContext, multiple: boolean, data: string, name: string
     );
   }
   const o = ctx.alias();
+  const where = conditions(ctx, FILE_UID, f, node);
   const body = frag(
     `FROM jsonb_array_elements_text(${arrayOf(`${data}->${lit(name)}`)}) WITH ORDINALITY ${quote(o)}("v", "n")` +
-      ` JOIN ${quote(files.collectionName)} ${quote(f)} ON ${col(f, COLUMNS.id)} = ${col(o, 'v')}::bigint`,
+      ` JOIN ${quote(files.collectionName)} ${quote(f)} ON ${col(f, COLUMNS.id)} = ${col(o, 'v')}::bigint` +
+      ` WHERE ${where.sql}`,
+    where.bindings,
   );
-  return listJson({ alias: f, columns: `${quote(f)}.*`, item: doc, body, order: frag(col(o, 'n')) }, node);
+  const order = ordering(ctx, FILE_UID, f, node, col(o, 'n'));
+  return listJson({ alias: f, columns: `${quote(f)}.*`, item: doc, body, order }, node);
 }
 
 /** The same document in its other locales, in the read's status. */

@@ -128,6 +128,25 @@ export function compileSort(
   return joinFragments(keys, ', ');
 }
 
+/**
+ * The ORDER BY list of `specs` on component instances read from `source` (a repeatable
+ * component's items, in a populate), then `tiebreak` (their stored position).
+ */
+export function compileInstanceSort(
+  registry: Registry,
+  specs: SortSpec[],
+  source: Source,
+  tiebreak: string,
+  scope: Scope = DEFAULT_SCOPE,
+): SqlFragment {
+  const ctx = { registry, scope };
+  const keys = specs.map((s) => {
+    const e = sortValue(ctx, source, s.path ?? [], s, 0);
+    return { sql: `${e.sql} ${s.order}`, bindings: e.bindings };
+  });
+  return joinFragments([...keys, { sql: tiebreak, bindings: [] }], ', ');
+}
+
 /** Order `q` by `specs` (see `compileSort`). */
 export function applySort(
   q: Knex.QueryBuilder,

@@ -23,9 +23,12 @@ export interface PopulateNode {
   on?: Record<string, PopulateNode>;
   /** scalar attributes (and timestamps, locale) to show; all when unset; id and documentId always */
   fields?: string[];
-  /** relations: which related documents to include */
+  /**
+   * Relations, multiple media and repeatable components (the last from code only: REST refuses
+   * them there): which related documents, files or instances to include
+   */
   filters?: FilterNode;
-  /** relations: their order (default: the stored order, or the owners' creation for inverse sides) */
+  /** the same lists' order (default: the stored order, or the owners' creation for inverse sides) */
   sort?: SortSpec[];
   /** to-many relations: answer `{ count }` instead of the documents */
   count?: boolean;
@@ -40,7 +43,39 @@ export interface PopulateNode {
    * pagination not> }` instead of the list (a GraphQL connection's nodes and pageInfo.total).
    */
   total?: boolean;
+  /**
+   * How each populated document or component instance is laid out (GraphQL's selection set);
+   * REST's flat shape (`fields`, `populate`) when unset. A dynamic zone's items use `on[uid].layout`.
+   */
+  layout?: Layout;
+  /**
+   * Which versions the related documents are read in, here and below (GraphQL's nested
+   * `publicationState`); the read's own status when unset.
+   */
+  status?: Status;
 }
+
+/**
+ * A document or component instance laid out as an API other than REST shows it: the keys (a
+ * GraphQL response's keys, aliases included) in order, each a constant, a field of the row or
+ * instance, a nested object read from the same row, or a populated attribute. Built by the
+ * caller (the GraphQL plugin), so PostgreSQL builds the answer in its final shape.
+ */
+export type Layout = LayoutEntry[];
+
+export type LayoutEntry =
+  /** a constant (GraphQL's `__typename`, or null for a field the caller may not read) */
+  | { kind: 'value'; key: string; value: JsonValue }
+  /**
+   * A scalar attribute or a system field (`id`, `documentId`, `createdAt`, `updatedAt`,
+   * `publishedAt`, `locale`; a component instance has `id` only). `text`: as a JSON string
+   * (GraphQL's ID). `timestamp` attributes as stored (ISO), not REST's epoch milliseconds.
+   */
+  | { kind: 'field'; key: string; field: string; text?: boolean }
+  /** an object read from the same row or instance (GraphQL's `attributes`, a relation's wrapper) */
+  | { kind: 'object'; key: string; layout: Layout }
+  /** a populated attribute (`node.attribute`, else the key), its items laid out by `node.layout` */
+  | { kind: 'populate'; key: string; node: PopulateNode };
 
 /** A window of a populated list: `start` items skipped, then at most `limit` (null: all the rest). */
 export interface PopulatePagination {

@@ -90,14 +90,14 @@ describe('plugin lifecycle', () => {
     let ran = false;
     const lonely = definePlugin({
       name: 'lonely',
-      dependencies: ['graphql'],
+      dependencies: ['sitemap'],
       register: () => {
         ran = true;
       },
     });
     const attempt = createVellumApp({ appDir: BLOG, plugins: [lonely], logger: quiet, env: {} });
     await expect(attempt).rejects.toThrow(ConfigurationError);
-    await expect(attempt).rejects.toThrow('Plugin "lonely" depends on plugin "graphql", which is not installed');
+    await expect(attempt).rejects.toThrow('Plugin "lonely" depends on plugin "sitemap", which is not installed');
     expect(ran).toBe(false);
   });
 

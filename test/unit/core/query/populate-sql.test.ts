@@ -46,16 +46,19 @@ describe('populate nodes under output keys', () => {
     expect(shared.ctes[0].sql).toContain(`'name'`);
     expect(shared.ctes[0].sql).not.toContain(`'email'`);
     expect(shared.ctes[1].sql).toContain(`'email'`);
-    // a window or a total is cut per document, never shared
+    // a window is cut from each document's own shared renders; a total is never shared
     const more: SharedRenders = { root: 'r', page: '"v:page"', ctes: [] };
-    compile(
+    const { sql, bindings } = compile(
       {
         a: { attribute: 'tags', pagination: { start: 0, limit: 1 } },
         b: { attribute: 'gallery', total: true },
       },
       more,
     );
-    expect(more.ctes).toEqual([]);
+    expect(more.ctes).toHaveLength(1);
+    expect(more.ctes[0].sql).toContain('"tags"');
+    expect(sql).toMatch(/JOIN "v:shared:1" .* ORDER BY "t\d+"\."n" OFFSET \? LIMIT \?\) "t\d+"/);
+    expect(bindings.slice(0, 2)).toEqual([0, 1]);
   });
 });
 

@@ -1,0 +1,32 @@
+import { z } from '../../core/index.ts';
+
+/** -1 (Strapi's "no maximum") or a positive integer. */
+const limit = z.union([z.literal(-1), z.number().int().positive()]);
+
+/**
+ * `config/plugins` → `graphql.config`, with Strapi 4's names. Defaults: Strapi 4's effective ones
+ * (defaultLimit 10), except where Vellum is bounded by default: `depthLimit` 10 (the brief's
+ * security text; Strapi leaves it unset), `maxLimit` 100 (Strapi: -1) and `amountLimit` 100, which
+ * Strapi 4 never reads and Vellum enforces (see README, GraphQL).
+ */
+export const graphqlConfigSchema = z.object({
+  endpoint: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]*$/, { message: 'expected a path starting with /' })
+    .default('/graphql'),
+  /** generate types and queries from the content-types (off: only what extensions add, later) */
+  shadowCRUD: z.boolean().default(true),
+  /** selection sets nested deeper than this are refused (400); -1 or 0: no limit */
+  depthLimit: z.number().int().min(-1).default(10),
+  /**
+   * Items a request may ask for (400 BAD_USER_INPUT past it): its root fields together (a list
+   * counts its limit, anything else 1), and each nested list field of one parent, aliases added up.
+   */
+  amountLimit: z.number().int().positive().default(100),
+  defaultLimit: z.number().int().positive().default(10),
+  maxLimit: limit.default(100),
+  /** playground and introspection in production too (the playground comes with the rest of #13) */
+  playgroundAlways: z.boolean().default(false),
+});
+
+export type GraphqlConfig = z.output<typeof graphqlConfigSchema>;

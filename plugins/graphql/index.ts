@@ -1,0 +1,60 @@
+import type { GraphQLSchema } from 'graphql';
+import { definePlugin } from '../../core/index.ts';
+import { type GraphqlConfig, graphqlConfigSchema } from './config.ts';
+import { authOf, createHandlers } from './http.ts';
+import { createOperations, rootResolver } from './operation.ts';
+import { type BuiltSchema, buildSchema } from './schema/build.ts';
+import type { SchemaModel } from './schema/model.ts';
+
+export interface GraphqlApi {
+  config: GraphqlConfig;
+  /** the schema (once bootstrap has built it) */
+  schema(): GraphQLSchema;
+  /** what its types stand for */
+  model(): SchemaModel;
+  /** set at bootstrap */
+  built?: BuiltSchema;
+}
+
+function builtOf(api: GraphqlApi): BuiltSchema {
+  if (!api.built) throw new Error('The GraphQL schema is built at bootstrap');
+  return api.built;
+}
+
+/**
+ * The GraphQL plugin: Strapi 4's shadow CRUD in its entity shape, built with Nexus from the
+ * registry at bootstrap, served at `graphql.config.endpoint`. Each root field is one SQL
+ * statement (see operation.ts and plan/).
+ */
+export const graphqlPlugin = definePlugin({
+  name: 'graphql',
+  register(app): GraphqlApi {
+    const config = app.pluginConfig('graphql', graphqlConfigSchema);
+    const api: GraphqlApi = { config, schema: () => builtOf(api).schema, model: () => builtOf(api).model };
+    return api;
+  },
+  bootstrap(app, api) {
+    const { config } = api;
+    api.built = buildSchema(app.registry, rootResolver(app), config.shadowCRUD);
+    if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
+      // a schema needs a Query field: nothing to serve until an extension adds one (#14)
+      app.log.warn('graphql: shadowCRUD is off and nothing else defines a query; the endpoint is not served');
+      return;
+    }
+    const ops = createOperations({
+      app,
+      schema: api.built.schema,
+      model: api.built.model,
+      depthLimit: config.depthLimit,
+      introspection: app.env.NODE_ENV !== 'production' || config.playgroundAlways,
+      limits: {
+        defaultLimit: config.defaultLimit,
+        maxLimit: config.maxLimit === -1 ? null : config.maxLimit,
+        amountLimit: config.amountLimit,
+      },
+    });
+    const handlers = createHandlers((request, ctx, get) => ops.run(request, authOf(ctx), get));
+    app.server.route({ method: 'POST', path: config.endpoint, handler: handlers.post });
+    app.server.route({ method: 'GET', path: config.endpoint, handler: handlers.get });
+  },
+});

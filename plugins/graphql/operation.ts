@@ -1,0 +1,285 @@
+/**
+ * One GraphQL request, from its text to the answer's text. Parse and validation are cached per
+ * document text. A query whose root fields are all shadow CRUD reads is answered without
+ * `execute`: each root field is planned, read in one statement and spliced in as PostgreSQL
+ * built it. Anything else (introspection, drafts, later custom resolvers) goes through graphql's
+ * `execute`, whose Query resolvers run the same plans and whose other fields read values by
+ * response key (the reads answer under aliases).
+ */
+import {
+  type DocumentNode,
+  execute,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  type GraphQLFieldResolver,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  type OperationDefinitionNode,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import { type App, isAppError, type RequestAuth } from '../../core/index.ts';
+import { FieldFailure, forbiddenError, formatError, requestError } from './errors.ts';
+import { depthLimit } from './limits.ts';
+import { amountLimitError, isAmountLimit } from './plan/amount.ts';
+import { type OperationContext, rootFields } from './plan/collect.ts';
+import type { PlanContext, PlanLimits } from './plan/context.ts';
+import { planRoot, type RootPlan } from './plan/root.ts';
+import { readRoot } from './run.ts';
+import type { RootField, SchemaModel } from './schema/model.ts';
+
+export interface GraphqlRequest {
+  query: unknown;
+  variables?: unknown;
+  operationName?: unknown;
+}
+
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+export interface OperationDeps {
+  app: App;
+  schema: GraphQLSchema;
+  model: SchemaModel;
+  limits: PlanLimits;
+  depthLimit: number;
+  /** whether `__schema` and `__type` may be asked (off in production unless `playgroundAlways`) */
+  introspection: boolean;
+}
+
+/** What execute's Query resolvers read from their context. */
+interface ExecuteContext {
+  plan(key: string, nodes: FieldNode[], root: RootField): RootPlan;
+  forbidden: number;
+}
+
+const CACHE_SIZE = 500;
+const CACHED_LENGTH = 16 * 1024;
+const READS_AT_ONCE = 4;
+
+const answer = (status: number, errors: GraphQLFormattedError[]): Answer => ({
+  status,
+  body: JSON.stringify({ errors }),
+});
+
+/** A field of `execute`'s results, by the key it was answered under (reads build aliased objects). */
+const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) =>
+  source !== null && typeof source === 'object' ? (source as Record<string, unknown>)[info.path.key] : undefined;
+
+/** The Query resolver `execute` calls for a shadow CRUD field: the same plan and read, parsed. */
+export function rootResolver(app: App): (root: RootField) => GraphQLFieldResolver<unknown, unknown> {
+  return (root) => async (_source, _args, context, info) => {
+    const ctx = context as ExecuteContext;
+    try {
+      const text = await readRoot(app, ctx.plan(info.path.key as string, [...info.fieldNodes], root));
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      throw isAppError(err) ? err : new FieldFailure(err);
+    }
+  };
+}
+
+export function createOperations(deps: OperationDeps) {
+  const { app, schema, model, limits } = deps;
+  const rules = [
+    ...specifiedRules,
+    ...(deps.depthLimit > 0 ? [depthLimit(deps.depthLimit)] : []),
+    ...(deps.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+  ];
+  // parsed and validated documents by text (validation depends only on the schema and the text)
+  const cache = new Map<string, DocumentNode | GraphQLFormattedError[]>();
+
+  function documentOf(query: string): { doc: DocumentNode } | Answer {
+    let cached = cache.get(query);
+    if (!cached) {
+      try {
+        const doc = parse(query, { maxTokens: 20_000 });
+        const errors = validate(schema, doc, rules);
+        cached = errors.length > 0 ? errors.map((e) => requestError(e.message, 'GRAPHQL_VALIDATION_FAILED', e)) : doc;
+      } catch (err) {
+        const e = err instanceof GraphQLError ? err : new GraphQLError(String(err));
+        return answer(400, [requestError(e.message, 'GRAPHQL_PARSE_FAILED', e)]);
+      }
+      // the cache keeps what clients send again and again, not every large document a caller makes up
+      if (query.length <= CACHED_LENGTH) {
+        if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(query, cached);
+      }
+    }
+    return Array.isArray(cached) ? answer(400, cached) : { doc: cached as DocumentNode };
+  }
+
+  /** Plan every root field; null when one needs `execute` (not a shadow CRUD read, or drafts). */
+  function planAll(
+    op: OperationContext,
+    operation: OperationDefinitionNode,
+    auth: RequestAuth,
+  ): Array<{ key: string; plan?: RootPlan; typename?: true; error?: unknown }> | null {
+    const out: Array<{ key: string; plan?: RootPlan; typename?: true; error?: unknown }> = [];
+    // every root field is a statement: however they are named, together they may read amountLimit items
+    let items = 0;
+    for (const [key, nodes] of rootFields(op, 'Query', operation.selectionSet)) {
+      const name = nodes[0].name.value;
+      if (name === '__typename') {
+        out.push({ key, typename: true });
+        continue;
+      }
+      const root = model.roots.get(name);
+      if (!root || model.resolved.has(`Query.${name}`)) return null;
+      const pc = planContext(op, auth, false);
+      try {
+        const plan = planRoot(pc, key, nodes, root);
+        if (pc.readsDrafts || pc.resolved) return null;
+        items += plan.window && plan.dataKeys.length > 0 ? (plan.window.limit ?? Number.POSITIVE_INFINITY) : 1;
+        if (items > limits.amountLimit) throw amountLimitError(name, limits.amountLimit);
+        out.push({ key, plan });
+      } catch (error) {
+        // past amountLimit, the whole request is refused (400), as for depthLimit
+        if (isAmountLimit(error)) throw error;
+        out.push({ key, error });
+      }
+    }
+    return out;
+  }
+
+  const planContext = (op: OperationContext, auth: RequestAuth, forExecute: boolean): PlanContext => ({
+    op,
+    model,
+    registry: app.registry,
+    auth,
+    limits,
+    forExecute,
+    forbidden: 0,
+    readsDrafts: false,
+    resolved: false,
+  });
+
+  /**
+   * Shadow CRUD reads, each root field one statement, answered as text. A few at a time: one
+   * request's root fields never hold more than `READS_AT_ONCE` of the pool's connections.
+   */
+  async function fast(planned: NonNullable<ReturnType<typeof planAll>>): Promise<Answer> {
+    const fieldErrors: GraphQLFormattedError[][] = planned.map(() => []);
+    const values = await mapLimit(planned, READS_AT_ONCE, async (p, i) => {
+      if (p.typename) return '"Query"';
+      if (p.error !== undefined || !p.plan) {
+        fieldErrors[i].push(formatError(p.error, log));
+        return 'null';
+      }
+      try {
+        const text = await readRoot(app, p.plan);
+        for (let n = 0; n < p.plan.forbidden; n++) fieldErrors[i].push(forbiddenError());
+        return text;
+      } catch (err) {
+        fieldErrors[i].push(formatError(err, log));
+        return 'null';
+      }
+    });
+    // errors in the order of the fields, whichever read finished first
+    const errors = fieldErrors.flat();
+    const data = planned.map((p, i) => `${JSON.stringify(p.key)}:${values[i]}`).join(',');
+    const head = errors.length > 0 ? `"errors":${JSON.stringify(errors)},` : '';
+    return { status: 200, body: `{${head}"data":{${data}}}` };
+  }
+
+  const log = (err: unknown) => app.log.error({ err }, 'GraphQL: a field failed');
+
+  async function slow(
+    doc: DocumentNode,
+    op: OperationContext,
+    operationName: string | undefined,
+    auth: RequestAuth,
+  ): Promise<Answer> {
+    const context: ExecuteContext = {
+      forbidden: 0,
+      plan(key, nodes, root) {
+        const pc = planContext(op, auth, true);
+        const plan = planRoot(pc, key, nodes, root);
+        context.forbidden += pc.forbidden;
+        return plan;
+      },
+    };
+    const result = await execute({
+      schema,
+      document: doc,
+      contextValue: context,
+      variableValues: op.variables,
+      operationName,
+      fieldResolver: byResponseKey,
+    });
+    const errors = (result.errors ?? []).map((e) => formatError(e, log));
+    for (let i = 0; i < context.forbidden; i++) errors.push(forbiddenError());
+    const body = errors.length > 0 ? { errors, data: result.data ?? null } : { data: result.data ?? null };
+    return { status: 200, body: JSON.stringify(body) };
+  }
+
+  /** Answer one request (`get`: it came as a GET, which may only query). */
+  async function run(request: GraphqlRequest, auth: RequestAuth, get: boolean): Promise<Answer> {
+    if (typeof request.query !== 'string' || request.query.trim() === '') {
+      return answer(400, [requestError('GraphQL operations must contain a non-empty `query`.', 'BAD_REQUEST')]);
+    }
+    const parsed = documentOf(request.query);
+    if (!('doc' in parsed)) return parsed;
+    const { doc } = parsed;
+    const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
+    const operation = getOperationAST(doc, operationName);
+    if (!operation) {
+      const message = operationName
+        ? `Unknown operation named "${operationName}".`
+        : 'Must provide operation name if query contains multiple operations.';
+      return answer(400, [requestError(message, 'BAD_USER_INPUT')]);
+    }
+    if (get && operation.operation !== 'query') {
+      return answer(405, [requestError('GET supports only query operation', 'INTERNAL_SERVER_ERROR')]);
+    }
+    const inputs = request.variables ?? {};
+    if (typeof inputs !== 'object' || inputs === null || Array.isArray(inputs)) {
+      return answer(400, [requestError('`variables` must be an object', 'BAD_USER_INPUT')]);
+    }
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], inputs as Record<string, unknown>, {
+      maxErrors: 10,
+    });
+    if (coerced.errors)
+      return answer(
+        400,
+        coerced.errors.map((e) => requestError(e.message, 'BAD_USER_INPUT', e)),
+      );
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+    const op: OperationContext = { schema, fragments, variables: coerced.coerced };
+    if (operation.operation === 'query') {
+      try {
+        const planned = planAll(op, operation, auth);
+        if (planned) return await fast(planned);
+      } catch (err) {
+        if (isAmountLimit(err)) return answer(400, [formatError(err, log)]);
+        throw err;
+      }
+    }
+    return slow(doc, op, operationName, auth);
+  }
+
+  return { run };
+}
+
+/** `fn` over `items`, at most `limit` running at once; results in the items' order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

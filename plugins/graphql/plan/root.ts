@@ -1,0 +1,138 @@
+/**
+ * A Query field of the shadow CRUD planned into one read of the document service: its
+ * arguments, the layout of each document, and how the field's own object (`data`, `meta`,
+ * `__typename`, under their response keys) is put together around what the read returns.
+ */
+import { type FieldNode, getArgumentValues } from 'graphql';
+import {
+  assertQueryAccess,
+  type FilterNode,
+  forbidden,
+  type Layout,
+  type SortSpec,
+  type Status,
+} from '../../../core/index.ts';
+import { entityCollection, entityResponse } from '../naming.ts';
+import type { RootField } from '../schema/model.ts';
+import { filtersOf, type ListWindow, localeOf, sortOf, statusOf, windowOf } from './args.ts';
+import { fieldsOf, objectTypeOf, type PlanContext } from './context.ts';
+import { entityLayout } from './layout.ts';
+
+/** One key of `meta.pagination`. */
+export type PaginationKey = { key: string; value: 'total' | 'page' | 'pageSize' | 'pageCount' | '__typename' };
+
+/** The keys of a root field's object, in order. */
+export type RootPart =
+  | { kind: 'typename'; key: string; value: string }
+  | { kind: 'data'; key: string }
+  | {
+      kind: 'meta';
+      key: string;
+      parts: Array<{ kind: 'typename'; key: string } | { kind: 'pagination'; key: string; keys: PaginationKey[] }>;
+    };
+
+export interface RootPlan {
+  key: string;
+  root: RootField;
+  status: Status;
+  locale?: string;
+  filters?: FilterNode;
+  sort?: SortSpec[];
+  /** lists: the page */
+  window?: ListWindow;
+  /** lists: whether `meta.pagination` needs the total */
+  count: boolean;
+  /** findOne: the id argument */
+  id?: string | null;
+  /** the response keys `data` is selected under */
+  dataKeys: string[];
+  /** each document's layout; with several `data` keys, an object per key */
+  layout: Layout;
+  parts: RootPart[];
+  /** nested fields left null because the caller may not read them (one FORBIDDEN error each) */
+  forbidden: number;
+}
+
+const NEEDS_TOTAL: ReadonlySet<string> = new Set(['total', 'pageCount']);
+
+function metaPart(pc: PlanContext, key: string, nodes: FieldNode[]): RootPart {
+  const parts: Extract<RootPart, { kind: 'meta' }>['parts'] = [];
+  for (const [k, sub] of fieldsOf(pc, 'ResponseCollectionMeta', nodes)) {
+    const name = sub[0].name.value;
+    if (name === '__typename') parts.push({ kind: 'typename', key: k });
+    else {
+      const keys: PaginationKey[] = [];
+      for (const [pk, psub] of fieldsOf(pc, 'Pagination', sub)) {
+        keys.push({ key: pk, value: psub[0].name.value as PaginationKey['value'] });
+      }
+      parts.push({ kind: 'pagination', key: k, keys });
+    }
+  }
+  return { kind: 'meta', key, parts };
+}
+
+/** Plan the root field `root` selected under `key` by `nodes`. */
+export function planRoot(pc: PlanContext, key: string, nodes: FieldNode[], root: RootField): RootPlan {
+  // as Strapi's resolvers: a root field the caller may not use is null with FORBIDDEN
+  if (!pc.auth.allows(root.action)) throw forbidden();
+  const typeName = pc.model.typeOf(root.uid);
+  const def = objectTypeOf(pc, 'Query').getFields()[nodes[0].name.value];
+  const args = getArgumentValues(def, nodes[0], pc.op.variables);
+  const status = statusOf(args.publicationState);
+  if (status === 'draft') pc.readsDrafts = true;
+  const plan: RootPlan = {
+    key,
+    root,
+    status,
+    locale: localeOf(args.locale),
+    count: false,
+    dataKeys: [],
+    layout: [],
+    parts: [],
+    forbidden: 0,
+  };
+  const list = root.kind === 'find';
+  const outType = list ? entityCollection(typeName) : entityResponse(typeName);
+  const layouts: Array<[string, Layout]> = [];
+  for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
+    const name = sub[0].name.value;
+    if (name === '__typename') plan.parts.push({ kind: 'typename', key: k, value: outType });
+    else if (name === 'data') {
+      plan.parts.push({ kind: 'data', key: k });
+      plan.dataKeys.push(k);
+      layouts.push([k, entityLayout(pc, root.uid, sub)]);
+    } else if (name === 'meta') {
+      const meta = metaPart(pc, k, sub);
+      plan.parts.push(meta);
+      if (meta.kind === 'meta') {
+        plan.count ||= meta.parts.some((p) => p.kind === 'pagination' && p.keys.some((x) => NEEDS_TOTAL.has(x.value)));
+      }
+    }
+  }
+  plan.layout =
+    layouts.length === 1 ? layouts[0][1] : layouts.map(([k, layout]) => ({ kind: 'object', key: k, layout }));
+  if (root.kind === 'findOne') plan.id = typeof args.id === 'string' ? args.id : null;
+  if (list) {
+    plan.filters = filtersOf(pc.registry, root.uid, args.filters);
+    plan.sort = sortOf(pc.registry, root.uid, args.sort);
+    assertQueryAccess({ filters: plan.filters, sort: plan.sort }, (action) => pc.auth.allows(action));
+    plan.window = windowOf(args.pagination, pc.limits);
+  }
+  plan.forbidden = pc.forbidden;
+  return plan;
+}
+
+/** `meta.pagination` as Strapi 4 computes it (`response-collection-meta.js`). */
+export function paginationValues(window: ListWindow, total: number | null): Record<string, number | null> {
+  const { start, limit } = window;
+  if (limit === null) {
+    const t = total ?? 0;
+    return { total, page: 1, pageSize: Math.max(t - start, 0), pageCount: 1 };
+  }
+  return {
+    total,
+    page: Math.floor(start / limit) + 1,
+    pageSize: limit,
+    pageCount: total === null ? null : Math.ceil(total / limit),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The schema, built once at bootstrap from the registry with Nexus (no file written: no typegen,
+ * no SDL output). Strapi prunes what nothing reaches (`pruneSchema`); so does this, keeping the
+ * input and payload types of the operations still to come.
+ */
+import { GraphQLSchema, isObjectType } from 'graphql';
+import { makeSchema } from 'nexus';
+import { FILE_UID, type Registry } from '../../../core/index.ts';
+import * as n from '../naming.ts';
+import { commonTypes } from './common.ts';
+import type { BuildContext } from './context.ts';
+import { fileInfoInput, USERS_PERMISSIONS_TYPES, usersPermissionsTypes } from './extra.ts';
+import { componentInputs, contentTypeInputs } from './inputs.ts';
+import { isExposed, type RootField, type SchemaModel, typeNames } from './model.ts';
+import { componentOutputs, contentTypeOutputs } from './outputs.ts';
+import { queryType, type RootResolver } from './queries.ts';
+import { SCALARS } from './scalars.ts';
+
+export interface BuiltSchema {
+  schema: GraphQLSchema;
+  model: SchemaModel;
+}
+
+const LOCALE_UID = 'plugin::i18n.locale';
+const USER_UID = 'plugin::users-permissions.user';
+
+/**
+ * Build the shadow CRUD schema. `resolveRoot` gives each Query field its resolver (the one
+ * `execute` calls when a request takes the general path); every other field is left without one,
+ * so `execute`'s field resolver reads values by response key (answers are built under aliases).
+ */
+export function buildSchema(registry: Registry, resolveRoot: RootResolver, shadowCRUD = true): BuiltSchema {
+  const names = typeNames(registry);
+  const ctx: BuildContext = { registry, names, roles: new Map() };
+  // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
+  const exposed = shadowCRUD ? registry.contentTypes().filter(isExposed) : [];
+  const roots = new Map<string, RootField>();
+  const types = [
+    ...SCALARS,
+    ...commonTypes(ctx),
+    ...exposed.flatMap((ct) => [...contentTypeOutputs(ctx, ct), ...contentTypeInputs(ctx, ct)]),
+    ...(shadowCRUD ? registry.components() : []).flatMap((c) => [
+      ...componentOutputs(ctx, c.uid),
+      ...componentInputs(ctx, c.uid),
+    ]),
+    ...(shadowCRUD && registry.hasContentType(USER_UID) ? usersPermissionsTypes() : []),
+    ...(shadowCRUD && registry.hasContentType(FILE_UID) ? [fileInfoInput()] : []),
+    queryType(ctx, exposed, roots),
+  ];
+  const full = makeSchema({
+    types,
+    outputs: false,
+    shouldGenerateArtifacts: false,
+    nonNullDefaults: { input: false, output: false },
+    features: { abstractTypeStrategies: { __typename: true } },
+  });
+  // the mutations' inputs (and payloads) stay, though no field reaches them yet
+  const kept = [
+    ...exposed.filter((ct) => ct.uid !== LOCALE_UID).map((ct) => n.inputName(names.get(ct.uid)!)),
+    ...(shadowCRUD && registry.hasContentType(USER_UID) ? USERS_PERMISSIONS_TYPES : []),
+    ...(shadowCRUD && registry.hasContentType(FILE_UID) ? ['FileInfoInput', 'Upload'] : []),
+  ];
+  const config = full.toConfig();
+  const schema = new GraphQLSchema({
+    ...config,
+    types: kept.map((name) => full.getType(name)).filter((t) => t !== undefined),
+  });
+  const query = schema.getQueryType();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const root = type === query ? roots.get(field.name) : undefined;
+      field.resolve = root ? resolveRoot(root) : undefined;
+    }
+  }
+  return {
+    schema,
+    model: { roles: ctx.roles, roots, typeOf: (uid) => names.get(uid)!, resolved: new Set() },
+  };
+}

@@ -1,0 +1,33 @@
+/** What the type builders share while the schema is built (one per build, never module state). */
+import type { Attribute, ContentType, Registry } from '../../../core/index.ts';
+import { componentName, dynamicZoneName, enumName } from '../naming.ts';
+import { isExposed } from './model.ts';
+import type { TypeRole } from './model.ts';
+
+export interface BuildContext {
+  registry: Registry;
+  /** exposed content-types' type names, by uid */
+  names: ReadonlyMap<string, string>;
+  /** generated types' roles, filled in as types are defined */
+  roles: Map<string, TypeRole>;
+}
+
+/** The type name a content-type's or component's fields belong to (`Article`, `ComponentSharedSeo`). */
+export const ownerName = (ctx: BuildContext, uid: string): string => ctx.names.get(uid) ?? componentName(uid);
+
+/** A relation's target type name, when its target is in the schema. */
+export function targetName(ctx: BuildContext, attr: Attribute): string | undefined {
+  if (attr.type !== 'relation') return undefined;
+  if (!ctx.registry.hasContentType(attr.target) || !isExposed(ctx.registry.contentType(attr.target))) return undefined;
+  return ctx.names.get(attr.target);
+}
+
+/** The enum type of an enumeration attribute (its `enumName` when set). */
+export function enumTypeOf(owner: string, name: string, attr: Attribute): string {
+  const own = (attr as { enumName?: unknown }).enumName;
+  return typeof own === 'string' ? own : enumName(owner, name);
+}
+
+export const dzTypeOf = (owner: string, name: string): string => dynamicZoneName(owner, name);
+
+export const hasDraftAndPublish = (ct: ContentType): boolean => ct.options.draftAndPublish === true;

@@ -1,0 +1,115 @@
+/**
+ * Input types: `XFiltersInput` (Strapi 4's: private attributes included, refused when used;
+ * media and dynamic zones left out), `XInput` for the mutations to come, and components' both.
+ */
+import { inputObjectType, list, nonNull, scalarType } from 'nexus';
+import type { InputDefinitionBlock } from 'nexus/dist/core.js';
+import { type Attributes, type ContentType, FILE_UID, isLocalized, isScalar, isToMany } from '../../../core/index.ts';
+import * as n from '../naming.ts';
+import { scalarFilterOf, scalarTypeOf } from './attributes.ts';
+import { type BuildContext, dzTypeOf, enumTypeOf, hasDraftAndPublish, ownerName, targetName } from './context.ts';
+
+type Block = InputDefinitionBlock<string>;
+
+function attributeFilters(ctx: BuildContext, t: Block, attrs: Attributes): void {
+  for (const [name, attr] of Object.entries(attrs)) {
+    if (isScalar(attr)) {
+      t.field(name, { type: scalarFilterOf(attr.type === 'enumeration' ? 'String' : scalarTypeOf(attr.type)) });
+    } else if (attr.type === 'relation') {
+      const target = targetName(ctx, attr);
+      if (target) t.field(name, { type: n.filtersName(target) });
+    } else if (attr.type === 'component') {
+      t.field(name, { type: n.filtersName(n.componentName(attr.component)) });
+    }
+  }
+}
+
+function logical(t: Block, self: string): void {
+  t.field('and', { type: list(self) });
+  t.field('or', { type: list(self) });
+  t.field('not', { type: self });
+}
+
+function attributeInputs(ctx: BuildContext, t: Block, owner: string, attrs: Attributes): void {
+  const file = ctx.names.get(FILE_UID);
+  for (const [name, attr] of Object.entries(attrs)) {
+    if (isScalar(attr)) {
+      t.field(name, { type: attr.type === 'enumeration' ? enumTypeOf(owner, name, attr) : scalarTypeOf(attr.type) });
+    } else if (attr.type === 'relation') {
+      if (!targetName(ctx, attr)) continue;
+      t.field(name, { type: isToMany(attr) ? list('ID') : 'ID' });
+    } else if (attr.type === 'media') {
+      if (file) t.field(name, { type: attr.multiple ? list('ID') : 'ID' });
+    } else if (attr.type === 'component') {
+      const type = n.inputName(n.componentName(attr.component));
+      t.field(name, { type: attr.repeatable ? list(type) : type });
+    } else {
+      t.field(name, { type: list(nonNull(n.inputName(dzTypeOf(owner, name)))) });
+    }
+  }
+}
+
+/** A dynamic zone's input: a scalar of `{ __typename, ...fields }` objects (Strapi 4's). */
+function dynamicZoneInputs(owner: string, attrs: Attributes) {
+  return Object.entries(attrs)
+    .filter(([, attr]) => attr.type === 'dynamiczone')
+    .map(([name]) =>
+      scalarType({
+        name: n.inputName(dzTypeOf(owner, name)),
+        serialize: (value: unknown) => value,
+        parseValue: (value: unknown) => value,
+      }),
+    );
+}
+
+export function contentTypeInputs(ctx: BuildContext, ct: ContentType) {
+  const name = ownerName(ctx, ct.uid);
+  const filters = n.filtersName(name);
+  return [
+    ...dynamicZoneInputs(name, ct.attributes),
+    inputObjectType({
+      name: filters,
+      definition(t) {
+        if (ct.kind === 'collectionType') t.field('id', { type: 'IDFilterInput' });
+        attributeFilters(ctx, t, ct.attributes);
+        t.field('createdAt', { type: 'DateTimeFilterInput' });
+        t.field('updatedAt', { type: 'DateTimeFilterInput' });
+        if (hasDraftAndPublish(ct)) t.field('publishedAt', { type: 'DateTimeFilterInput' });
+        if (isLocalized(ct)) {
+          t.field('localizations', { type: filters });
+          t.field('locale', { type: 'StringFilterInput' });
+        }
+        logical(t, filters);
+      },
+    }),
+    inputObjectType({
+      name: n.inputName(name),
+      definition(t) {
+        attributeInputs(ctx, t, name, ct.attributes);
+        if (hasDraftAndPublish(ct)) t.field('publishedAt', { type: 'DateTime' });
+      },
+    }),
+  ];
+}
+
+export function componentInputs(ctx: BuildContext, uid: string) {
+  const name = n.componentName(uid);
+  const attrs = ctx.registry.component(uid).attributes;
+  return [
+    ...dynamicZoneInputs(name, attrs),
+    inputObjectType({
+      name: n.filtersName(name),
+      definition(t) {
+        attributeFilters(ctx, t, attrs);
+        logical(t, n.filtersName(name));
+      },
+    }),
+    inputObjectType({
+      name: n.inputName(name),
+      definition(t) {
+        t.id('id');
+        attributeInputs(ctx, t, name, attrs);
+      },
+    }),
+  ];
+}

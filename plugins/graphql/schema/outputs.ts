@@ -1,0 +1,157 @@
+/**
+ * Output types, Strapi 4's entity shape: `X` (a document's attributes), `XEntity { id attributes }`,
+ * `XEntityResponse`, `XEntityResponseCollection`, `XRelationResponseCollection`, components,
+ * dynamic-zone unions and enumerations. No resolvers: the planner reads whole root fields.
+ */
+import { arg, enumType, list, objectType, unionType } from 'nexus';
+import type { ArgsRecord, ObjectDefinitionBlock } from 'nexus/dist/core.js';
+import {
+  type Attribute,
+  type Attributes,
+  type ContentType,
+  FILE_UID,
+  isLocalized,
+  isScalar,
+  isToMany,
+} from '../../../core/index.ts';
+import * as n from '../naming.ts';
+import { scalarTypeOf } from './attributes.ts';
+import { type BuildContext, dzTypeOf, enumTypeOf, hasDraftAndPublish, ownerName, targetName } from './context.ts';
+
+type Block = ObjectDefinitionBlock<string>;
+
+/** A list field's arguments: Strapi's `filters`, `pagination = {}`, `sort = []` (and `publicationState`). */
+export function listArgs(filters: string | undefined, draftAndPublish: boolean): ArgsRecord {
+  return {
+    ...(filters ? { filters: arg({ type: filters }) } : {}),
+    pagination: arg({ type: 'PaginationArg', default: {} }),
+    sort: arg({ type: list('String'), default: [] }),
+    ...(draftAndPublish ? { publicationState: arg({ type: 'PublicationState', default: 'LIVE' }) } : {}),
+  };
+}
+
+const shown = (attr: Attribute): boolean => !(attr.private === true || attr.type === 'password');
+
+/** One attribute as an output field of `owner` (required ones non-null, as Strapi 4). */
+function attributeField(ctx: BuildContext, t: Block, owner: string, name: string, attr: Attribute): void {
+  const b = attr.required === true ? t.nonNull : t;
+  if (isScalar(attr)) {
+    b.field(name, { type: attr.type === 'enumeration' ? enumTypeOf(owner, name, attr) : scalarTypeOf(attr.type) });
+    return;
+  }
+  if (attr.type === 'relation') {
+    const target = targetName(ctx, attr);
+    if (!target) return;
+    if (!isToMany(attr)) {
+      b.field(name, { type: n.entityResponse(target) });
+      return;
+    }
+    const dp = hasDraftAndPublish(ctx.registry.contentType(attr.target));
+    b.field(name, { type: n.relationCollection(target), args: listArgs(n.filtersName(target), dp) });
+    return;
+  }
+  if (attr.type === 'media') {
+    const file = ctx.names.get(FILE_UID);
+    if (!file) return;
+    if (attr.multiple) b.field(name, { type: n.relationCollection(file), args: listArgs(n.filtersName(file), false) });
+    else b.field(name, { type: n.entityResponse(file) });
+    return;
+  }
+  if (attr.type === 'component') {
+    const type = n.componentName(attr.component);
+    if (attr.repeatable) b.field(name, { type: list(type), args: listArgs(n.filtersName(type), false) });
+    else b.field(name, { type });
+    return;
+  }
+  b.field(name, { type: list(dzTypeOf(owner, name)) });
+}
+
+function attributeFields(ctx: BuildContext, t: Block, owner: string, attrs: Attributes): void {
+  for (const [name, attr] of Object.entries(attrs)) if (shown(attr)) attributeField(ctx, t, owner, name, attr);
+}
+
+/** Enumerations and dynamic-zone unions of one content-type or component. */
+function ownTypes(owner: string, attrs: Attributes) {
+  const out = [];
+  for (const [name, attr] of Object.entries(attrs)) {
+    if (attr.type === 'enumeration' && attr.enum) {
+      out.push(enumType({ name: enumTypeOf(owner, name, attr), members: attr.enum }));
+    } else if (attr.type === 'dynamiczone') {
+      const members = [...attr.components.map(n.componentName), 'Error'];
+      // items carry their `__typename` (built in SQL), which graphql's default type resolver reads
+      out.push(unionType({ name: dzTypeOf(owner, name), definition: (t) => t.members(...members) }));
+    }
+  }
+  return out;
+}
+
+/** A content-type's types: X, its entity, response and collections, enums and unions. */
+export function contentTypeOutputs(ctx: BuildContext, ct: ContentType) {
+  const name = ownerName(ctx, ct.uid);
+  const dp = hasDraftAndPublish(ct);
+  const uid = ct.uid;
+  ctx.roles.set(name, { kind: 'document', uid });
+  ctx.roles.set(n.entity(name), { kind: 'entity', uid });
+  ctx.roles.set(n.entityResponse(name), { kind: 'entityResponse', uid });
+  ctx.roles.set(n.entityCollection(name), { kind: 'entityCollection', uid });
+  ctx.roles.set(n.relationCollection(name), { kind: 'relationCollection', uid });
+  return [
+    ...ownTypes(name, ct.attributes),
+    objectType({
+      name,
+      definition(t) {
+        attributeFields(ctx, t, name, ct.attributes);
+        t.field('createdAt', { type: 'DateTime' });
+        t.field('updatedAt', { type: 'DateTime' });
+        if (dp) t.field('publishedAt', { type: 'DateTime' });
+        if (isLocalized(ct)) {
+          t.field('localizations', { type: n.relationCollection(name), args: listArgs(n.filtersName(name), dp) });
+          t.string('locale');
+        }
+      },
+    }),
+    objectType({
+      name: n.entity(name),
+      definition(t) {
+        t.id('id');
+        t.field('attributes', { type: name });
+      },
+    }),
+    objectType({
+      name: n.entityResponse(name),
+      definition(t) {
+        t.field('data', { type: n.entity(name) });
+      },
+    }),
+    objectType({
+      name: n.entityCollection(name),
+      definition(t) {
+        t.nonNull.list.nonNull.field('data', { type: n.entity(name) });
+        t.nonNull.field('meta', { type: 'ResponseCollectionMeta' });
+      },
+    }),
+    objectType({
+      name: n.relationCollection(name),
+      definition(t) {
+        t.nonNull.list.nonNull.field('data', { type: n.entity(name) });
+      },
+    }),
+  ];
+}
+
+/** A component's type (`id: ID!`, then its attributes), enums and unions. */
+export function componentOutputs(ctx: BuildContext, uid: string) {
+  const name = n.componentName(uid);
+  const attrs = ctx.registry.component(uid).attributes;
+  ctx.roles.set(name, { kind: 'component', uid });
+  return [
+    ...ownTypes(name, attrs),
+    objectType({
+      name,
+      definition(t) {
+        t.nonNull.id('id');
+        attributeFields(ctx, t, name, attrs);
+      },
+    }),
+  ];
+}

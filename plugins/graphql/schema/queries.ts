@@ -1,0 +1,48 @@
+/** The shadow CRUD's Query fields: `x(id)`, `xs(filters, pagination, sort, …)`, single types' `x`. */
+import { arg, objectType } from 'nexus';
+import type { ArgsRecord } from 'nexus/dist/core.js';
+import type { GraphQLFieldResolver } from 'graphql';
+import { type ContentType, isLocalized } from '../../../core/index.ts';
+import * as n from '../naming.ts';
+import { listArgs } from './outputs.ts';
+import { type BuildContext, hasDraftAndPublish, ownerName } from './context.ts';
+import { type RootField, readAction } from './model.ts';
+
+export type RootResolver = (field: RootField) => GraphQLFieldResolver<unknown, unknown>;
+
+/** i18n's `locale` argument, on the fields of localized types (Strapi adds it the same way). */
+const localeArg = (ct: ContentType): ArgsRecord => (isLocalized(ct) ? { locale: arg({ type: 'I18NLocaleCode' }) } : {});
+
+export function queryType(ctx: BuildContext, types: ContentType[], roots: Map<string, RootField>) {
+  return objectType({
+    name: 'Query',
+    definition(t) {
+      for (const ct of types) {
+        const name = ownerName(ctx, ct.uid);
+        const dp = hasDraftAndPublish(ct);
+        if (ct.kind === 'singleType') {
+          const root: RootField = { uid: ct.uid, kind: 'single', action: readAction(ct.uid, 'find') };
+          roots.set(n.findOneName(ct), root);
+          t.field(n.findOneName(ct), {
+            type: n.entityResponse(name),
+            args: {
+              ...(dp ? { publicationState: arg({ type: 'PublicationState', default: 'LIVE' }) } : {}),
+              ...localeArg(ct),
+            },
+          });
+          continue;
+        }
+        roots.set(n.findOneName(ct), { uid: ct.uid, kind: 'findOne', action: readAction(ct.uid, 'findOne') });
+        t.field(n.findOneName(ct), {
+          type: n.entityResponse(name),
+          args: { id: arg({ type: 'ID' }), ...localeArg(ct) },
+        });
+        roots.set(n.findName(ct), { uid: ct.uid, kind: 'find', action: readAction(ct.uid, 'find') });
+        t.field(n.findName(ct), {
+          type: n.entityCollection(name),
+          args: { ...listArgs(n.filtersName(name), dp), ...localeArg(ct) },
+        });
+      }
+    },
+  });
+}

@@ -1,0 +1,79 @@
+/** `graphql.config` is checked at start like every plugin's config, and its options apply. */
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../index.ts';
+import { BLOG, startApp } from '../helpers/app.ts';
+
+describe('graphql.config', () => {
+  it('stops start-up on a bad value, naming the file and key', async () => {
+    const err = await startApp({ config: { plugins: { graphql: { config: { depthLimit: 'deep' } } } } }).then(
+      async (t) => {
+        await t.close();
+        return null;
+      },
+      (e: Error) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect(err?.message).toContain(
+      `config/plugins (the override given to createApp, app ${BLOG}): graphql.config.depthLimit: expected number`,
+    );
+  });
+
+  it('serves at its endpoint with its limits', async () => {
+    const t = await startApp({
+      config: { plugins: { graphql: { config: { endpoint: '/gql', defaultLimit: 2, maxLimit: 3, depthLimit: 2 } } } },
+    });
+    try {
+      for (const name of ['a', 'b', 'c', 'd']) await t.app.documents('api::tag.tag').create({ data: { name } });
+      const page = await t.request('POST', '/gql', { query: '{ tags { data { id } } }' });
+      expect(page.body.data.tags.data).toHaveLength(2);
+      const capped = await t.request('POST', '/gql', { query: '{ tags(pagination: { limit: 50 }) { data { id } } }' });
+      expect(capped.body.data.tags.data).toHaveLength(3);
+      const deep = await t.request('POST', '/gql', { query: '{ tags { data { attributes { name } } } }' });
+      expect(deep.status).toBe(400);
+      expect((await t.request('POST', '/graphql', { query: '{ __typename }' })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses introspection in production unless playgroundAlways', async () => {
+    const introspect = { query: '{ __schema { queryType { name } } }' };
+    const prod = await startApp({ env: { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(32), API_TOKEN_SALT: 's' } });
+    try {
+      const res = await prod.request('POST', '/graphql', introspect);
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect((await prod.request('POST', '/graphql', { query: '{ __typename }' })).status).toBe(200);
+    } finally {
+      await prod.close();
+    }
+    const always = await startApp({
+      env: { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(32), API_TOKEN_SALT: 's' },
+      config: { plugins: { graphql: { config: { playgroundAlways: true } } } },
+    });
+    try {
+      expect((await always.request('POST', '/graphql', introspect)).status).toBe(200);
+    } finally {
+      await always.close();
+    }
+  });
+
+  it('generates nothing from the content-types without shadowCRUD (and serves nothing then)', async () => {
+    const t = await startApp({ config: { plugins: { graphql: { config: { shadowCRUD: false } } } } });
+    try {
+      // nothing defines a query: there is nothing to serve
+      expect((await t.request('POST', '/graphql', { query: '{ __typename }' })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is off with the plugin disabled', async () => {
+    const t = await startApp({ config: { plugins: { graphql: { enabled: false } } } });
+    try {
+      expect((await t.request('POST', '/graphql', { query: '{ __typename }' })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});
