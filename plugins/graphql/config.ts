@@ -25,7 +25,7 @@ export const graphqlConfigSchema = z.object({
   amountLimit: z.number().int().positive().default(100),
   defaultLimit: z.number().int().positive().default(10),
   maxLimit: limit.default(100),
-  /** playground and introspection in production too (the playground comes with the rest of #13) */
+  /** the playground and introspection in production too (both are on in development and staging) */
   playgroundAlways: z.boolean().default(false),
 });
 

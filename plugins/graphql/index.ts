@@ -5,6 +5,7 @@ import { authOf, createHandlers } from './http.ts';
 import { createOperations, rootResolver } from './operation.ts';
 import { type BuiltSchema, buildSchema } from './schema/build.ts';
 import type { SchemaModel } from './schema/model.ts';
+import { createPlayground, playgroundEnabled } from './playground/index.ts';
 
 export interface GraphqlApi {
   config: GraphqlConfig;
@@ -31,6 +32,12 @@ export const graphqlPlugin = definePlugin({
   register(app): GraphqlApi {
     const config = app.pluginConfig('graphql', graphqlConfigSchema);
     const api: GraphqlApi = { config, schema: () => builtOf(api).schema, model: () => builtOf(api).model };
+    app.endpoints.add({ name: 'GraphQL API', path: config.endpoint, api: true });
+    // the page comes before the endpoint's routes: a browser's GET gets it, every other request the endpoint
+    if (playgroundEnabled({ nodeEnv: app.env.NODE_ENV, playgroundAlways: config.playgroundAlways })) {
+      app.server.use(createPlayground({ endpoint: config.endpoint }).middleware);
+      app.endpoints.add({ name: 'GraphQL playground', path: config.endpoint });
+    }
     return api;
   },
   bootstrap(app, api) {

@@ -1,7 +1,7 @@
 /** `graphql.config` is checked at start like every plugin's config, and its options apply. */
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../index.ts';
-import { BLOG, startApp } from '../helpers/app.ts';
+import { BLOG, startApp, type TestApp } from '../helpers/app.ts';
 
 describe('graphql.config', () => {
   it('stops start-up on a bad value, naming the file and key', async () => {
@@ -36,10 +36,25 @@ describe('graphql.config', () => {
     }
   });
 
-  it('refuses introspection in production unless playgroundAlways', async () => {
+  it('refuses introspection and the playground in production unless playgroundAlways', async () => {
     const introspect = { query: '{ __schema { queryType { name } } }' };
+    const browser = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', authorization: '' };
+    const page = async (t: TestApp) => {
+      const res = await t.request('GET', '/graphql', undefined, browser);
+      return { status: res.status, html: /^text\/html/.test(res.headers.get('content-type') ?? '') };
+    };
+    const dev = await startApp();
+    try {
+      expect(await page(dev)).toEqual({ status: 200, html: true });
+      // a GraphQL client's GET still reaches the endpoint
+      const res = await dev.request('GET', `/graphql?query=${encodeURIComponent('{ __typename }')}`);
+      expect(res.body).toEqual({ data: { __typename: 'Query' } });
+    } finally {
+      await dev.close();
+    }
     const prod = await startApp({ env: { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(32), API_TOKEN_SALT: 's' } });
     try {
+      expect((await page(prod)).html).toBe(false);
       const res = await prod.request('POST', '/graphql', introspect);
       expect(res.status).toBe(400);
       expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -53,6 +68,7 @@ describe('graphql.config', () => {
     });
     try {
       expect((await always.request('POST', '/graphql', introspect)).status).toBe(200);
+      expect(await page(always)).toEqual({ status: 200, html: true });
     } finally {
       await always.close();
     }
