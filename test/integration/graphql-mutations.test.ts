@@ -133,7 +133,7 @@ const UPDATE = `mutation($id: ID!, $data: ArticleInput!, $locale: I18NLocaleCode
 }`;
 
 describe('updateX and deleteX', () => {
-  it('updates a draft, publishes with publishedAt, keeps a published document live, unpublishes with null', async () => {
+  it('updates a draft, publishes with publishedAt, keeps what is live current, unpublishes with null', async () => {
     const id = (await gql(CREATE, { data: { title: 'U0' } })).body.data.createArticle.data.id as string;
     const u1 = await gql(UPDATE, { id, data: { title: 'U1' } });
     expect(u1.body.data.updateArticle.data).toEqual({
