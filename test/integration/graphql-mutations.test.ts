@@ -259,3 +259,24 @@ describe('authorization', () => {
     expect(res.body.errors).toEqual([FORBIDDEN]);
   });
 });
+
+describe('createXLocalization errors', () => {
+  it('refuses a locale already used and an unknown document, writing nothing', async () => {
+    const id = (await gql(CREATE, { data: { title: 'Once' } })).body.data.createArticle.data.id as string;
+    const m = (docId: string, locale: string) =>
+      gql(
+        `mutation($id: ID, $locale: I18NLocaleCode) {
+          createArticleLocalization(id: $id, locale: $locale, data: { title: "L" }) { data { id } } }`,
+        { id: docId, locale },
+      );
+    const used = await m(id, 'en');
+    expect(used.body.data).toEqual({ createArticleLocalization: null });
+    expect(used.body.errors[0]).toMatchObject({
+      message: 'locale is already used',
+      extensions: { code: 'STRAPI_APPLICATION_ERROR' },
+    });
+    const unknown = await m('nope', 'fr');
+    expect(unknown.body.errors[0].extensions.code).toBe('STRAPI_NOT_FOUND_ERROR');
+    expect(await rows(id)).toHaveLength(1);
+  });
+});

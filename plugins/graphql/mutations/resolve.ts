@@ -9,7 +9,16 @@
  * after the other); the answer is then read by the planner, in one statement, once committed.
  */
 import type { GraphQLFieldResolver } from 'graphql';
-import { type App, type DocumentApi, forbidden, isAppError, type Status } from '../../../core/index.ts';
+import {
+  type App,
+  applicationError,
+  type DocumentApi,
+  forbidden,
+  isAppError,
+  notFound,
+  resolveFilters,
+  type Status,
+} from '../../../core/index.ts';
 import { FieldFailure } from '../errors.ts';
 import type { ExecuteContext } from '../operation.ts';
 import { localeOf } from '../plan/args.ts';
@@ -54,8 +63,18 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
     const status = statusAfter(dp, publication, null);
     const documentId = root.kind === 'createLocalization' && typeof args.id === 'string' ? args.id : undefined;
     const doc = await app.documents.transaction(async (documents, trx) => {
-      if (documentId) await app.documents.lock(trx, root.uid, documentId);
-      return documents(root.uid).create({ data, locale, status, fields: [], ...(documentId ? { documentId } : {}) });
+      const docs = documents(root.uid);
+      if (root.kind === 'createLocalization') {
+        // Strapi 4's answers (i18n's `createLocalization`): the document must exist, the locale be new
+        if (!documentId) throw notFound();
+        await app.documents.lock(trx, root.uid, documentId);
+        const filters = resolveFilters(registry, root.uid, { documentId: { $eq: documentId } });
+        if (!(await docs.findFirst({ filters, status: 'draft', locale: '*', fields: [] }))) throw notFound();
+        if (await docs.findOne({ documentId, status: 'draft', locale, fields: [] })) {
+          throw applicationError('locale is already used');
+        }
+      }
+      return docs.create({ data, locale, status, fields: [], ...(documentId ? { documentId } : {}) });
     });
     return { documentId: doc.documentId as string, status };
   }
