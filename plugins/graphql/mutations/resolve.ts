@@ -111,7 +111,7 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
         if (!ctx.auth.allows(root.action)) throw forbidden();
         const locale = localeOf(args.locale);
         const id = typeof args.id === 'string' ? args.id : undefined;
-        // planned before writing: a selection the caller may not read fails with nothing written
+        // planned before writing: a selection that cannot be planned (a bad argument) writes nothing
         const read: RootField = { uid: root.uid, kind: 'findOne', action: root.action };
         const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, 'Mutation');
         plan.locale = locale;
