@@ -3,7 +3,9 @@ import { definePlugin } from '../../core/index.ts';
 import { type GraphqlConfig, graphqlConfigSchema } from './config.ts';
 import { authOf, createHandlers } from './http.ts';
 import { createOperations, rootResolver } from './operation.ts';
+import { mutationResolver } from './mutations/resolve.ts';
 import { type BuiltSchema, buildSchema } from './schema/build.ts';
+import type { MutationSource } from './schema/mutations.ts';
 import type { SchemaModel } from './schema/model.ts';
 import { createPlayground, playgroundEnabled } from './playground/index.ts';
 
@@ -13,6 +15,10 @@ export interface GraphqlApi {
   schema(): GraphQLSchema;
   /** what its types stand for */
   model(): SchemaModel;
+  /** add Mutation fields (a plugin's own operations); before bootstrap, which builds the schema */
+  addMutations(source: MutationSource): void;
+  /** the sources added so far */
+  mutationSources: MutationSource[];
   /** set at bootstrap */
   built?: BuiltSchema;
 }
@@ -31,7 +37,17 @@ export const graphqlPlugin = definePlugin({
   name: 'graphql',
   register(app): GraphqlApi {
     const config = app.pluginConfig('graphql', graphqlConfigSchema);
-    const api: GraphqlApi = { config, schema: () => builtOf(api).schema, model: () => builtOf(api).model };
+    const sources: MutationSource[] = [];
+    const api: GraphqlApi = {
+      config,
+      schema: () => builtOf(api).schema,
+      model: () => builtOf(api).model,
+      addMutations: (source) => {
+        if (api.built) throw new Error('GraphQL mutations are added before bootstrap builds the schema');
+        sources.push(source);
+      },
+      mutationSources: sources,
+    };
     app.endpoints.add({ name: 'GraphQL API', path: config.endpoint, api: true });
     // the page comes before the endpoint's routes: a browser's GET gets it, every other request the endpoint
     if (playgroundEnabled({ nodeEnv: app.env.NODE_ENV, playgroundAlways: config.playgroundAlways })) {
@@ -42,7 +58,15 @@ export const graphqlPlugin = definePlugin({
   },
   bootstrap(app, api) {
     const { config } = api;
-    api.built = buildSchema(app.registry, rootResolver(app), config.shadowCRUD);
+    // the mutations' resolver reads the model the build fills in (type names of components)
+    let model: SchemaModel | undefined;
+    const resolveMutation = mutationResolver(app, () => model!);
+    api.built = buildSchema(app.registry, rootResolver(app), {
+      shadowCRUD: config.shadowCRUD,
+      resolveMutation,
+      mutations: api.mutationSources,
+    });
+    model = api.built.model;
     if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
       // a schema needs a Query field: nothing to serve until an extension adds one (#14)
       app.log.warn('graphql: shadowCRUD is off and nothing else defines a query; the endpoint is not served');

@@ -55,10 +55,12 @@ export interface OperationDeps {
   introspection: boolean;
 }
 
-/** What execute's Query resolvers read from their context. */
-interface ExecuteContext {
-  plan(key: string, nodes: FieldNode[], root: RootField): RootPlan;
+/** What execute's Query and Mutation resolvers read from their context. */
+export interface ExecuteContext {
+  plan(key: string, nodes: FieldNode[], root: RootField, parent?: 'Query' | 'Mutation'): RootPlan;
   forbidden: number;
+  /** who asks (a mutation checks its own action before writing) */
+  auth: RequestAuth;
 }
 
 const CACHE_SIZE = 500;
@@ -200,9 +202,10 @@ export function createOperations(deps: OperationDeps) {
   ): Promise<Answer> {
     const context: ExecuteContext = {
       forbidden: 0,
-      plan(key, nodes, root) {
+      auth,
+      plan(key, nodes, root, parent) {
         const pc = planContext(op, auth, true);
-        const plan = planRoot(pc, key, nodes, root);
+        const plan = planRoot(pc, key, nodes, root, parent);
         context.forbidden += pc.forbidden;
         return plan;
       },

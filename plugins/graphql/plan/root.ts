@@ -71,12 +71,21 @@ function metaPart(pc: PlanContext, key: string, nodes: FieldNode[]): RootPart {
   return { kind: 'meta', key, parts };
 }
 
-/** Plan the root field `root` selected under `key` by `nodes`. */
-export function planRoot(pc: PlanContext, key: string, nodes: FieldNode[], root: RootField): RootPlan {
+/**
+ * Plan the root field `root` selected under `key` by `nodes`; `parent` is `Mutation` for the
+ * read a write answers with (its response has the same shape as a findOne's).
+ */
+export function planRoot(
+  pc: PlanContext,
+  key: string,
+  nodes: FieldNode[],
+  root: RootField,
+  parent: 'Query' | 'Mutation' = 'Query',
+): RootPlan {
   // as Strapi's resolvers: a root field the caller may not use is null with FORBIDDEN
   if (!pc.auth.allows(root.action)) throw forbidden();
   const typeName = pc.model.typeOf(root.uid);
-  const def = objectTypeOf(pc, 'Query').getFields()[nodes[0].name.value];
+  const def = objectTypeOf(pc, parent).getFields()[nodes[0].name.value];
   const args = getArgumentValues(def, nodes[0], pc.op.variables);
   const status = statusOf(args.publicationState);
   if (status === 'draft') pc.readsDrafts = true;

@@ -3,7 +3,7 @@
  * no SDL output). Strapi prunes what nothing reaches (`pruneSchema`); so does this, keeping the
  * input and payload types of the operations still to come.
  */
-import { GraphQLSchema, isObjectType } from 'graphql';
+import { type GraphQLFieldResolver, GraphQLSchema, isObjectType } from 'graphql';
 import { makeSchema } from 'nexus';
 import { FILE_UID, type Registry } from '../../../core/index.ts';
 import * as n from '../naming.ts';
@@ -13,6 +13,7 @@ import { fileInfoInput, USERS_PERMISSIONS_TYPES, usersPermissionsTypes } from '.
 import { componentInputs, contentTypeInputs } from './inputs.ts';
 import { isExposed, type RootField, type SchemaModel, typeNames } from './model.ts';
 import { componentOutputs, contentTypeOutputs } from './outputs.ts';
+import { contentTypeMutations, type MutationRoot, type MutationSource, mutationType } from './mutations.ts';
 import { queryType, type RootResolver } from './queries.ts';
 import { SCALARS } from './scalars.ts';
 
@@ -29,12 +30,29 @@ const USER_UID = 'plugin::users-permissions.user';
  * `execute` calls when a request takes the general path); every other field is left without one,
  * so `execute`'s field resolver reads values by response key (answers are built under aliases).
  */
-export function buildSchema(registry: Registry, resolveRoot: RootResolver, shadowCRUD = true): BuiltSchema {
+/** What gives each shadow CRUD Mutation field its resolver. */
+export type MutationResolver = (root: MutationRoot) => GraphQLFieldResolver<unknown, unknown>;
+
+export interface BuildOptions {
+  shadowCRUD?: boolean;
+  resolveMutation?: MutationResolver;
+  /** modules adding Mutation fields of their own (upload, users-permissions) */
+  mutations?: MutationSource[];
+}
+
+export function buildSchema(registry: Registry, resolveRoot: RootResolver, options: BuildOptions = {}): BuiltSchema {
+  const shadowCRUD = options.shadowCRUD ?? true;
   const names = typeNames(registry);
   const ctx: BuildContext = { registry, names, roles: new Map() };
   // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
   const exposed = shadowCRUD ? registry.contentTypes().filter(isExposed) : [];
   const roots = new Map<string, RootField>();
+  const mutations = [
+    ...(shadowCRUD ? contentTypeMutations(ctx, exposed) : []),
+    ...(options.mutations ?? []).flatMap((source) => source(ctx)),
+  ];
+  const specs = new Map(mutations.map((m) => [m.name, m]));
+  const mutation = mutationType(mutations);
   const types = [
     ...SCALARS,
     ...commonTypes(ctx),
@@ -46,6 +64,7 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, shado
     ...(shadowCRUD && registry.hasContentType(USER_UID) ? usersPermissionsTypes() : []),
     ...(shadowCRUD && registry.hasContentType(FILE_UID) ? [fileInfoInput()] : []),
     queryType(ctx, exposed, roots),
+    ...(mutation ? [mutation] : []),
   ];
   const full = makeSchema({
     types,
@@ -66,9 +85,15 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, shado
     types: kept.map((name) => full.getType(name)).filter((t) => t !== undefined),
   });
   const query = schema.getQueryType();
+  const mutationRoot = schema.getMutationType();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
+      if (type === mutationRoot) {
+        const spec = specs.get(field.name)!;
+        field.resolve = spec.resolve ?? (spec.root && options.resolveMutation?.(spec.root));
+        continue;
+      }
       const root = type === query ? roots.get(field.name) : undefined;
       field.resolve = root ? resolveRoot(root) : undefined;
     }
