@@ -6,6 +6,8 @@ import { createOperations, rootResolver } from './operation.ts';
 import { type BuiltSchema, buildSchema } from './schema/build.ts';
 import type { SchemaModel } from './schema/model.ts';
 import { createPlayground, playgroundEnabled } from './playground/index.ts';
+import { usersPermissionsPlugin } from '../users-permissions/index.ts';
+import { usersPermissionsOperations } from './users-permissions/operations.ts';
 
 export interface GraphqlApi {
   config: GraphqlConfig;
@@ -42,7 +44,12 @@ export const graphqlPlugin = definePlugin({
   },
   bootstrap(app, api) {
     const { config } = api;
-    api.built = buildSchema(app.registry, rootResolver(app), config.shadowCRUD);
+    // plugins' own operations (Strapi 4 adds them with the shadow CRUD)
+    const withUsers = config.shadowCRUD && app.hasPlugin(usersPermissionsPlugin);
+    const extensions = withUsers
+      ? [usersPermissionsOperations(app, () => app.plugin(usersPermissionsPlugin).authHandlers)]
+      : [];
+    api.built = buildSchema(app.registry, rootResolver(app), config.shadowCRUD, extensions);
     if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
       // a schema needs a Query field: nothing to serve until an extension adds one (#14)
       app.log.warn('graphql: shadowCRUD is off and nothing else defines a query; the endpoint is not served');
@@ -60,7 +67,7 @@ export const graphqlPlugin = definePlugin({
         amountLimit: config.amountLimit,
       },
     });
-    const handlers = createHandlers((request, ctx, get) => ops.run(request, authOf(ctx), get));
+    const handlers = createHandlers((request, ctx, get) => ops.run(request, authOf(ctx), get, ctx));
     app.server.route({ method: 'POST', path: config.endpoint, handler: handlers.post });
     app.server.route({ method: 'GET', path: config.endpoint, handler: handlers.get });
   },

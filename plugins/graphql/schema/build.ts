@@ -3,7 +3,7 @@
  * no SDL output). Strapi prunes what nothing reaches (`pruneSchema`); so does this, keeping the
  * input and payload types of the operations still to come.
  */
-import { GraphQLSchema, isObjectType } from 'graphql';
+import { type GraphQLFieldResolver, GraphQLSchema, isObjectType } from 'graphql';
 import { makeSchema } from 'nexus';
 import { FILE_UID, type Registry } from '../../../core/index.ts';
 import * as n from '../naming.ts';
@@ -15,6 +15,16 @@ import { isExposed, type RootField, type SchemaModel, typeNames } from './model.
 import { componentOutputs, contentTypeOutputs } from './outputs.ts';
 import { queryType, type RootResolver } from './queries.ts';
 import { SCALARS } from './scalars.ts';
+
+/**
+ * Operations added to the shadow CRUD (users-permissions', upload's): their Nexus types and
+ * resolvers by type and field, set after the schema is built (it leaves every other field
+ * without one).
+ */
+export interface SchemaExtension {
+  types: unknown[];
+  resolvers: Record<string, Record<string, GraphQLFieldResolver<unknown, unknown>>>;
+}
 
 export interface BuiltSchema {
   schema: GraphQLSchema;
@@ -29,7 +39,12 @@ const USER_UID = 'plugin::users-permissions.user';
  * `execute` calls when a request takes the general path); every other field is left without one,
  * so `execute`'s field resolver reads values by response key (answers are built under aliases).
  */
-export function buildSchema(registry: Registry, resolveRoot: RootResolver, shadowCRUD = true): BuiltSchema {
+export function buildSchema(
+  registry: Registry,
+  resolveRoot: RootResolver,
+  shadowCRUD = true,
+  extensions: SchemaExtension[] = [],
+): BuiltSchema {
   const names = typeNames(registry);
   const ctx: BuildContext = { registry, names, roles: new Map() };
   // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
@@ -46,6 +61,7 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, shado
     ...(shadowCRUD && registry.hasContentType(USER_UID) ? usersPermissionsTypes() : []),
     ...(shadowCRUD && registry.hasContentType(FILE_UID) ? [fileInfoInput()] : []),
     queryType(ctx, exposed, roots),
+    ...extensions.flatMap((e) => e.types),
   ];
   const full = makeSchema({
     types,
@@ -71,6 +87,16 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, shado
     for (const field of Object.values(type.getFields())) {
       const root = type === query ? roots.get(field.name) : undefined;
       field.resolve = root ? resolveRoot(root) : undefined;
+    }
+  }
+  for (const e of extensions) {
+    for (const [typeName, fields] of Object.entries(e.resolvers)) {
+      const type = schema.getType(typeName);
+      if (!isObjectType(type)) continue;
+      for (const [name, resolve] of Object.entries(fields)) {
+        const field = type.getFields()[name];
+        if (field) field.resolve = resolve;
+      }
     }
   }
   return {
