@@ -8,6 +8,8 @@ import type { SchemaModel } from './schema/model.ts';
 import { createPlayground, playgroundEnabled } from './playground/index.ts';
 import { usersPermissionsPlugin } from '../users-permissions/index.ts';
 import { usersPermissionsOperations } from './users-permissions/operations.ts';
+import { uploadPlugin } from '../upload/index.ts';
+import { uploadOperations } from './upload/operations.ts';
 
 export interface GraphqlApi {
   config: GraphqlConfig;
@@ -46,9 +48,11 @@ export const graphqlPlugin = definePlugin({
     const { config } = api;
     // plugins' own operations (Strapi 4 adds them with the shadow CRUD)
     const withUsers = config.shadowCRUD && app.hasPlugin(usersPermissionsPlugin);
-    const extensions = withUsers
-      ? [usersPermissionsOperations(app, () => app.plugin(usersPermissionsPlugin).authHandlers)]
-      : [];
+    const upload = config.shadowCRUD && app.hasPlugin(uploadPlugin) ? app.plugin(uploadPlugin) : undefined;
+    const extensions = [
+      ...(withUsers ? [usersPermissionsOperations(app, () => app.plugin(usersPermissionsPlugin).authHandlers)] : []),
+      ...(upload ? [uploadOperations(() => upload.service)] : []),
+    ];
     api.built = buildSchema(app.registry, rootResolver(app), config.shadowCRUD, extensions);
     if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
       // a schema needs a Query field: nothing to serve until an extension adds one (#14)
@@ -67,8 +71,9 @@ export const graphqlPlugin = definePlugin({
         amountLimit: config.amountLimit,
       },
     });
-    const handlers = createHandlers((request, ctx, get) => ops.run(request, authOf(ctx), get, ctx));
-    app.server.route({ method: 'POST', path: config.endpoint, handler: handlers.post });
+    const handlers = createHandlers((request, ctx, get) => ops.run(request, authOf(ctx), get, ctx), upload);
+    // with uploads, a refused multipart POST is drained as the upload route's is, so its client gets the answer
+    app.server.route({ method: 'POST', path: config.endpoint, handler: handlers.post, bodyLimit: upload?.bodyLimit });
     app.server.route({ method: 'GET', path: config.endpoint, handler: handlers.get });
   },
 });
