@@ -135,10 +135,17 @@ describe('vellum start output', () => {
     const { hostname, port, username, pathname } = new URL(db.url);
     const text = lines(output);
     expect(text).toContain(`Vellum is serving examples/blog at ${server.url}`);
-    expect(text).toContain(`  REST API       ${server.url}/api`);
-    expect(text).toContain(`  Health         ${server.url}/_health`);
-    expect(text).toContain(`  Database       PostgreSQL ${pathname.slice(1)} on ${hostname}:${port} as ${username}`);
-    expect(text).toContain(`  API token      ${TOKEN}`);
+    // the labels' column is as wide as the longest label (`GraphQL playground` since the playground)
+    const row = (label: string) =>
+      text
+        .find((l) => l.startsWith(`  ${label} `))
+        ?.trim()
+        .slice(label.length)
+        .trim();
+    expect(row('REST API')).toBe(`${server.url}/api`);
+    expect(row('Health')).toBe(`${server.url}/_health`);
+    expect(row('Database')).toBe(`PostgreSQL ${pathname.slice(1)} on ${hostname}:${port} as ${username}`);
+    expect(row('API token')).toBe(TOKEN);
     expect(text).toContain('  Create your first entry:');
     expect(output).toMatch(/^\[[\d:.]+\] INFO: GET \/_health 200 [\d.]+ms$/m);
     expect(output).toMatch(/^\[[\d:.]+\] INFO: shutting down \{"reason":"SIGTERM"\}$/m);
