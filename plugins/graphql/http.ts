@@ -3,10 +3,13 @@
  * content type is refused: a cross-site HTML form can only send form or text bodies, so it can
  * never run an operation (CSRF). Authentication happened before (the users-permissions guard
  * authenticates every route: a bad token is a 401 in REST's envelope, as in Strapi 4).
+ * With the upload plugin, a multipart POST (GraphQL's multipart request spec) is accepted when
+ * it carries a header that forces a preflight (upload/multipart.ts).
  */
-import { configurationError, isPlainObject, type RequestContext } from '../../core/index.ts';
+import { configurationError, isAppError, isPlainObject, type RequestContext } from '../../core/index.ts';
 import { requestError } from './errors.ts';
 import type { Answer, GraphqlRequest } from './operation.ts';
+import { forcesPreflight, PREFLIGHT_HEADERS, readMultipartRequest } from './upload/multipart.ts';
 
 export type Run = (request: GraphqlRequest, ctx: RequestContext, get: boolean) => Promise<Answer>;
 
@@ -32,9 +35,33 @@ function jsonParam(raw: unknown): { value: unknown } | null {
   }
 }
 
-export function createHandlers(run: Run) {
+/** Apollo's words for a multipart POST without a preflight-forcing header. */
+const CSRF =
+  'This operation has been blocked as a potential Cross-Site Request Forgery (CSRF). Please either specify a ' +
+  "'content-type' header (with a type that is not one of application/x-www-form-urlencoded, multipart/form-data, " +
+  `text/plain) or provide a non-empty value for one of the following headers: ${PREFLIGHT_HEADERS.join(', ')}`;
+
+/** A multipart request read, or the answer refusing it (a malformed form: 400; too large: 413). */
+async function multipart(ctx: RequestContext, sizeLimit: number): Promise<GraphqlRequest | Answer> {
+  if (!forcesPreflight(ctx)) return refuse(400, CSRF);
+  try {
+    return await readMultipartRequest(ctx, sizeLimit);
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    if (err.name === 'PayloadTooLargeError') return refuse(413, err.message, 'PAYLOAD_TOO_LARGE');
+    return refuse(400, err.message);
+  }
+}
+
+/** `uploads`: the upload plugin's size limit, when it is installed (multipart requests are then read). */
+export function createHandlers(run: Run, uploads?: { sizeLimit: number }) {
   return {
     async post(ctx: RequestContext): Promise<void> {
+      if (uploads && ctx.request.is('multipart/form-data')) {
+        const read = await multipart(ctx, uploads.sizeLimit);
+        send(ctx, 'status' in read ? read : await run(read, ctx, false));
+        return;
+      }
       if (!ctx.request.is('application/json')) {
         send(ctx, refuse(415, 'POST requests must be sent as application/json'));
         return;

@@ -8,6 +8,10 @@ import { type BuiltSchema, buildSchema } from './schema/build.ts';
 import type { MutationSource } from './schema/mutations.ts';
 import type { SchemaModel } from './schema/model.ts';
 import { createPlayground, playgroundEnabled } from './playground/index.ts';
+import { usersPermissionsPlugin } from '../users-permissions/index.ts';
+import { usersPermissionsOperations } from './users-permissions/operations.ts';
+import { uploadPlugin } from '../upload/index.ts';
+import { uploadOperations } from './upload/operations.ts';
 
 export interface GraphqlApi {
   config: GraphqlConfig;
@@ -58,6 +62,13 @@ export const graphqlPlugin = definePlugin({
   },
   bootstrap(app, api) {
     const { config } = api;
+    // plugins' own operations (Strapi 4 adds them with the shadow CRUD)
+    const withUsers = config.shadowCRUD && app.hasPlugin(usersPermissionsPlugin);
+    const upload = config.shadowCRUD && app.hasPlugin(uploadPlugin) ? app.plugin(uploadPlugin) : undefined;
+    const extensions = [
+      ...(withUsers ? [usersPermissionsOperations(app, () => app.plugin(usersPermissionsPlugin).authHandlers)] : []),
+      ...(upload ? [uploadOperations(() => upload.service)] : []),
+    ];
     // the mutations' resolver reads the model the build fills in (type names of components)
     let model: SchemaModel | undefined;
     const resolveMutation = mutationResolver(app, () => model!);
@@ -65,6 +76,7 @@ export const graphqlPlugin = definePlugin({
       shadowCRUD: config.shadowCRUD,
       resolveMutation,
       mutations: api.mutationSources,
+      extensions,
     });
     model = api.built.model;
     if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
@@ -84,8 +96,9 @@ export const graphqlPlugin = definePlugin({
         amountLimit: config.amountLimit,
       },
     });
-    const handlers = createHandlers((request, ctx, get) => ops.run(request, authOf(ctx), get));
-    app.server.route({ method: 'POST', path: config.endpoint, handler: handlers.post });
+    const handlers = createHandlers((request, ctx, get) => ops.run(request, authOf(ctx), get, ctx), upload);
+    // with uploads, a refused multipart POST is drained as the upload route's is, so its client gets the answer
+    app.server.route({ method: 'POST', path: config.endpoint, handler: handlers.post, bodyLimit: upload?.bodyLimit });
     app.server.route({ method: 'GET', path: config.endpoint, handler: handlers.get });
   },
 });

@@ -24,13 +24,14 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import { type App, isAppError, type RequestAuth } from '../../core/index.ts';
+import { type App, isAppError, type RequestAuth, type RequestContext } from '../../core/index.ts';
 import { FieldFailure, forbiddenError, formatError, requestError } from './errors.ts';
 import { depthLimit } from './limits.ts';
 import { amountLimitError, isAmountLimit } from './plan/amount.ts';
 import { type OperationContext, rootFields } from './plan/collect.ts';
 import type { PlanContext, PlanLimits } from './plan/context.ts';
 import { planRoot, type RootPlan } from './plan/root.ts';
+import type { ResolverContext } from './resolver-context.ts';
 import { readRoot } from './run.ts';
 import type { RootField, SchemaModel } from './schema/model.ts';
 
@@ -56,11 +57,9 @@ export interface OperationDeps {
 }
 
 /** What execute's Query and Mutation resolvers read from their context. */
-export interface ExecuteContext {
+export interface ExecuteContext extends ResolverContext {
   plan(key: string, nodes: FieldNode[], root: RootField, parent?: 'Query' | 'Mutation'): RootPlan;
   forbidden: number;
-  /** who asks (a mutation checks its own action before writing) */
-  auth: RequestAuth;
 }
 
 const CACHE_SIZE = 500;
@@ -199,10 +198,12 @@ export function createOperations(deps: OperationDeps) {
     op: OperationContext,
     operationName: string | undefined,
     auth: RequestAuth,
+    http: RequestContext | undefined,
   ): Promise<Answer> {
     const context: ExecuteContext = {
-      forbidden: 0,
       auth,
+      http,
+      forbidden: 0,
       plan(key, nodes, root, parent) {
         const pc = planContext(op, auth, true);
         const plan = planRoot(pc, key, nodes, root, parent);
@@ -224,8 +225,11 @@ export function createOperations(deps: OperationDeps) {
     return { status: 200, body: JSON.stringify(body) };
   }
 
-  /** Answer one request (`get`: it came as a GET, which may only query). */
-  async function run(request: GraphqlRequest, auth: RequestAuth, get: boolean): Promise<Answer> {
+  /**
+   * Answer one request (`get`: it came as a GET, which may only query). `http` is the request's
+   * context, for the resolvers of operations that call REST's handlers (users-permissions).
+   */
+  async function run(request: GraphqlRequest, auth: RequestAuth, get: boolean, http?: RequestContext): Promise<Answer> {
     if (typeof request.query !== 'string' || request.query.trim() === '') {
       return answer(400, [requestError('GraphQL operations must contain a non-empty `query`.', 'BAD_REQUEST')]);
     }
@@ -267,7 +271,7 @@ export function createOperations(deps: OperationDeps) {
         throw err;
       }
     }
-    return slow(doc, op, operationName, auth);
+    return slow(doc, op, operationName, auth, http);
   }
 
   return { run };

@@ -11,6 +11,10 @@ const FORM_OVERHEAD = 1024 * 1024;
 
 export interface UploadApi {
   service: UploadService;
+  /** the largest upload (bytes), for other endpoints that take files (GraphQL's multipart requests) */
+  sizeLimit: number;
+  /** room to drain beyond the files when an upload is refused before its form is read */
+  bodyLimit: number;
 }
 
 /**
@@ -53,6 +57,6 @@ export const uploadPlugin = definePlugin({
         bodyLimit: method === 'POST' ? bodyLimit : undefined,
       });
     }
-    return { service };
+    return { service, sizeLimit: config.sizeLimit, bodyLimit };
   },
 });

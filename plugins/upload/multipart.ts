@@ -21,20 +21,27 @@ function checkFileName(name: string): string {
 }
 
 export interface ParsedUpload {
+  /** the files of field `files`, in the order they were sent */
   files: IncomingFile[];
+  /** the files of every field `fileField` admits, by field name (GraphQL's multipart requests) */
+  byField: Map<string, IncomingFile[]>;
   /** every other form field, each possibly repeated (a Map: field names are client input) */
   fields: Map<string, string[]>;
 }
 
 /**
- * Read a multipart request: the files of field `files` (one or many) and the other fields.
- * Files larger than `sizeLimit` (or all of them together) are refused with 413 while they
- * stream in; temporary files never outlive the request.
+ * Read a multipart request: the files of field `files` (one or many; of every field
+ * `fileField` admits) and the other fields. Files larger than `sizeLimit` (or all of them
+ * together) are refused with 413 while they stream in; temporary files never outlive the request.
  */
-export async function parseMultipart(req: IncomingMessage, sizeLimit: number): Promise<ParsedUpload> {
+export async function parseMultipart(
+  req: IncomingMessage,
+  sizeLimit: number,
+  fileField: (name: string) => boolean = (name) => name === 'files',
+): Promise<ParsedUpload> {
   // anything but a form carries no files: Strapi answers that with "Files are empty" (400)
   if (!(req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data'))
-    return { files: [], fields: new Map() };
+    return { files: [], byField: new Map(), fields: new Map() };
   const form = formidable({
     maxFileSize: sizeLimit,
     maxTotalFileSize: sizeLimit,
@@ -61,15 +68,20 @@ export async function parseMultipart(req: IncomingMessage, sizeLimit: number): P
     .flat()
     .filter((f): f is File => !!f);
   try {
-    const wanted = [...(files.files ?? [])].sort((a, b) => (arrival.get(a) ?? 0) - (arrival.get(b) ?? 0));
-    const out: IncomingFile[] = [];
-    for (const f of wanted) {
-      const name = checkFileName(f.originalFilename || 'file');
-      out.push({ name, mime: f.mimetype || 'application/octet-stream', buffer: await readFile(f.filepath) });
+    const byField = new Map<string, IncomingFile[]>();
+    for (const [field, list] of Object.entries(files)) {
+      if (!list || !fileField(field)) continue;
+      const wanted = [...list].sort((a, b) => (arrival.get(a) ?? 0) - (arrival.get(b) ?? 0));
+      const out: IncomingFile[] = [];
+      for (const f of wanted) {
+        const name = checkFileName(f.originalFilename || 'file');
+        out.push({ name, mime: f.mimetype || 'application/octet-stream', buffer: await readFile(f.filepath) });
+      }
+      byField.set(field, out);
     }
     const plain = new Map<string, string[]>();
     for (const [key, value] of Object.entries(fields)) if (value) plain.set(key, value);
-    return { files: out, fields: plain };
+    return { files: byField.get('files') ?? [], byField, fields: plain };
   } finally {
     await Promise.all(all.map((f) => rm(f.filepath, { force: true })));
   }

@@ -22,7 +22,7 @@ type AuthRoute = [HttpMethod, string, string, Handler, LimitedBy];
  * password or send an email are rate limited per identifier, route and client address; the
  * limiter belongs to this app instance.
  */
-export function registerAuthRoutes(app: App, api: UsersPermissionsApi, prefix: string): void {
+export function registerAuthRoutes(app: App, api: UsersPermissionsApi, prefix: string): Record<string, Handler> {
   const limiter = createRateLimiter(api.config.ratelimit);
   const deps: AuthDeps = {
     app,
@@ -53,12 +53,16 @@ export function registerAuthRoutes(app: App, api: UsersPermissionsApi, prefix: s
       limiter.enforce(ctx, action, field === null ? 'noIdentifier' : identifierOf(bodyOf(ctx)[field]));
       await handler(ctx);
     };
+  // by action, as routed: the GraphQL operations call the same handlers, so they share the limiter
+  const handlers: Record<string, Handler> = {};
   for (const [method, path, action, handler, limitedBy] of routes) {
+    handlers[action] = limitedBy === false ? handler : limit(action, limitedBy, handler);
     app.server.route({
       method,
       path: prefix + path,
-      handler: limitedBy === false ? handler : limit(action, limitedBy, handler),
+      handler: handlers[action],
       config: { action: `plugin::users-permissions.auth.${action}` },
     });
   }
+  return handlers;
 }

@@ -7,6 +7,7 @@ import { createRoleService, type RoleService } from './roles.ts';
 import { createTokenService, type TokenService } from './tokens.ts';
 import { createAuthenticator, guardRoutes, type Authenticator } from './guard.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
+import type { Handler } from './auth-shared.ts';
 import { registerUserRoutes } from './users-routes.ts';
 import { registerRoleRoutes } from './roles-routes.ts';
 
@@ -17,6 +18,8 @@ export interface UsersPermissionsApi {
   auth: Authenticator;
   /** available once the app has started (the secret may live in the database) */
   jwt(): JwtService;
+  /** the /auth routes' handlers by action (`callback`, `register`, …), rate limits included */
+  authHandlers: Record<string, Handler>;
   /** resolve the secrets (they may live in the database); bootstrap calls it */
   initialize(): Promise<void>;
 }
@@ -47,6 +50,7 @@ export const usersPermissionsPlugin = definePlugin({
       roles,
       tokens,
       auth: null as unknown as Authenticator,
+      authHandlers: {},
       jwt: () => {
         if (!jwt) throw new Error('JWTs are not available before the app has started');
         return jwt;
@@ -70,7 +74,7 @@ export const usersPermissionsPlugin = definePlugin({
     });
     app.server.useRoute(guardRoutes(api.auth));
     const rest = restApiConfig(app.config);
-    registerAuthRoutes(app, api, rest.prefix);
+    api.authHandlers = registerAuthRoutes(app, api, rest.prefix);
     registerUserRoutes(app, api, rest);
     registerRoleRoutes(app, api, rest.prefix);
     return api;

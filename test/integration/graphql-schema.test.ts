@@ -26,6 +26,22 @@ function definitions(sdl: string): Map<string, string> {
 
 const print = (sdl: string): string => printSchema(lexicographicSortSchema(buildSchema(sdl)));
 
+/** A type's field lines without `field`: its line, its description and the blank line before it. */
+function withoutField(body: string[], field: string): string[] {
+  const at = body.findIndex((l) => new RegExp(`^  ${field}[(:]`).test(l));
+  if (at < 0) return body;
+  let start = at;
+  if (body[at - 1]?.endsWith('"""')) {
+    // a one-line description, or a block from its opening line
+    start = at - 1;
+    if (body[start].trim() === '"""') while (start > 0 && body[--start].trim() !== '"""');
+  }
+  if (start > 0 && body[start - 1] === '' && start < at) start--;
+  const out = [...body.slice(0, start), ...body.slice(at + 1)];
+  // the printer puts no blank line first
+  return out[0] === '' ? out.slice(1) : out;
+}
+
 /** Strapi's definitions with the listed differences applied. */
 function expected(): Map<string, string> {
   const defs = definitions(print(readFileSync(REFERENCE, 'utf8')));
@@ -39,16 +55,9 @@ function expected(): Map<string, string> {
     const lines = block.split('\n');
     const [head, body, tail] = [lines[0], lines.slice(1, -1), lines.at(-1)!];
     const field = 'removeField' in d ? d.removeField : d.setField.split(':')[0];
-    // a field's line, with its own description lines (a `"""` block just above it) if it has some
-    const at = body.findIndex((l) => new RegExp(`^  ${field}[(:]`).test(l));
-    if ('removeField' in d && at < 0) throw new Error(`no field ${d.type}.${field}`);
-    const above = at > 0 ? body[at - 1].trim() : '';
-    let from = at;
-    if (above === '"""') {
-      from = at - 2;
-      while (from > 0 && body[from].trim() !== '"""') from--;
-    } else if (above.length > 6 && above.startsWith('"""') && above.endsWith('"""')) from = at - 1;
-    const kept = at < 0 ? body : [...body.slice(0, from), ...body.slice(at + 1)];
+    // a field's line, with its own description lines if it has some
+    const kept = withoutField(body, field);
+    if ('removeField' in d && kept.length === body.length) throw new Error(`no field ${d.type}.${field}`);
     if ('setField' in d) kept.push(`  ${d.setField}`);
     defs.set(d.type, [head, ...kept, tail].join('\n'));
   }

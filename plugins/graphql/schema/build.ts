@@ -17,6 +17,16 @@ import { contentTypeMutations, type MutationRoot, type MutationSource, mutationT
 import { queryType, type RootResolver } from './queries.ts';
 import { SCALARS } from './scalars.ts';
 
+/**
+ * Operations added to the shadow CRUD (users-permissions', upload's): their Nexus types and
+ * resolvers by type and field, set after the schema is built (it leaves every other field
+ * without one).
+ */
+export interface SchemaExtension {
+  types: unknown[];
+  resolvers: Record<string, Record<string, GraphQLFieldResolver<unknown, unknown>>>;
+}
+
 export interface BuiltSchema {
   schema: GraphQLSchema;
   model: SchemaModel;
@@ -36,12 +46,15 @@ export type MutationResolver = (root: MutationRoot) => GraphQLFieldResolver<unkn
 export interface BuildOptions {
   shadowCRUD?: boolean;
   resolveMutation?: MutationResolver;
-  /** modules adding Mutation fields of their own (upload, users-permissions) */
+  /** modules adding Mutation fields of their own, as specs (see mutations.ts) */
   mutations?: MutationSource[];
+  /** modules adding Nexus types and their resolvers (users-permissions' and upload's operations) */
+  extensions?: SchemaExtension[];
 }
 
 export function buildSchema(registry: Registry, resolveRoot: RootResolver, options: BuildOptions = {}): BuiltSchema {
   const shadowCRUD = options.shadowCRUD ?? true;
+  const extensions = options.extensions ?? [];
   const names = typeNames(registry);
   const ctx: BuildContext = { registry, names, roles: new Map() };
   // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
@@ -65,6 +78,7 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
     ...(shadowCRUD && registry.hasContentType(FILE_UID) ? [fileInfoInput()] : []),
     queryType(ctx, exposed, roots),
     ...(mutation ? [mutation] : []),
+    ...extensions.flatMap((e) => e.types),
   ];
   const full = makeSchema({
     types,
@@ -89,13 +103,23 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      if (type === mutationRoot) {
-        const spec = specs.get(field.name)!;
+      const spec = type === mutationRoot ? specs.get(field.name) : undefined;
+      if (spec) {
         field.resolve = spec.resolve ?? (spec.root && options.resolveMutation?.(spec.root));
         continue;
       }
       const root = type === query ? roots.get(field.name) : undefined;
       field.resolve = root ? resolveRoot(root) : undefined;
+    }
+  }
+  for (const e of extensions) {
+    for (const [typeName, fields] of Object.entries(e.resolvers)) {
+      const type = schema.getType(typeName);
+      if (!isObjectType(type)) continue;
+      for (const [name, resolve] of Object.entries(fields)) {
+        const field = type.getFields()[name];
+        if (field) field.resolve = resolve;
+      }
     }
   }
   return {

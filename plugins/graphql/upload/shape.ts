@@ -1,0 +1,36 @@
+/**
+ * A file record in the shape of `UploadFileEntityResponse`, under the response keys of the
+ * selection (as the reads answer, so `execute` reads it the same way). Built from the record
+ * the upload service returned: a removed file can no longer be read back.
+ */
+import type { FieldNode, GraphQLResolveInfo } from 'graphql';
+import type { Doc } from '../../../core/index.ts';
+import { type OperationContext, subfields } from '../plan/collect.ts';
+
+type Shaped = Record<string, unknown>;
+
+function shape(
+  op: OperationContext,
+  typeName: string,
+  nodes: readonly FieldNode[],
+  value: (name: string, sub: FieldNode[]) => unknown,
+): Shaped {
+  const out: Shaped = {};
+  for (const [key, sub] of subfields(op, typeName, nodes)) {
+    const name = sub[0].name.value;
+    out[key] = name === '__typename' ? typeName : value(name, sub);
+  }
+  return out;
+}
+
+export function fileResponse(
+  doc: Doc,
+  info: GraphQLResolveInfo,
+  nodes: readonly FieldNode[] = info.fieldNodes,
+): Shaped {
+  const op: OperationContext = { schema: info.schema, fragments: info.fragments, variables: info.variableValues };
+  const attributes = (sub: FieldNode[]) => shape(op, 'UploadFile', sub, (name) => doc[name] ?? null);
+  const entity = (sub: FieldNode[]) =>
+    shape(op, 'UploadFileEntity', sub, (name, s) => (name === 'id' ? String(doc.id) : attributes(s)));
+  return shape(op, 'UploadFileEntityResponse', nodes, (_name, sub) => entity(sub));
+}

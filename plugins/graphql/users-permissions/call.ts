@@ -1,0 +1,20 @@
+/**
+ * Calling one of REST's handlers from a resolver: the handler sees the request's own context
+ * (its address, auth, logger: the same rate-limit keys, the same checks) with the operation's
+ * input as its body, and what it answers is captured instead of sent.
+ */
+import type { RequestContext } from '../../../core/index.ts';
+
+export type Handler = (ctx: RequestContext) => Promise<void>;
+
+export async function callHandler(handler: Handler, http: RequestContext, body: Record<string, unknown>) {
+  const request: unknown = Object.create(http.request, { body: { value: body, writable: true } });
+  // own `request` and `body`: the real response is left alone (the endpoint writes it)
+  const ctx = Object.create(http, {
+    request: { value: request },
+    body: { value: undefined, writable: true },
+    status: { value: 200, writable: true },
+  }) as RequestContext;
+  await handler(ctx);
+  return ctx.body as unknown;
+}

@@ -1,0 +1,134 @@
+/**
+ * users-permissions' operations as Strapi 4's GraphQL plugin has them: `me`, `login`,
+ * `register`, `forgotPassword`, `resetPassword`, `changePassword`. Each calls the REST route's
+ * handler (same checks, rate limits, emails and errors); a caller needs the route's action,
+ * as Strapi 4's resolvers are authorized against the same permissions.
+ */
+import type { GraphQLFieldResolver } from 'graphql';
+import { arg, extendType, nonNull, stringArg } from 'nexus';
+import {
+  type App,
+  configurationError,
+  type Doc,
+  forbidden,
+  isPlainObject,
+  resolveFilters,
+  unauthorized,
+} from '../../../core/index.ts';
+import type { ResolverContext } from '../resolver-context.ts';
+import type { SchemaExtension } from '../schema/build.ts';
+import { callHandler, type Handler } from './call.ts';
+
+const USER_UID = 'plugin::users-permissions.user';
+const AUTH = 'plugin::users-permissions.auth.';
+
+type Resolver = GraphQLFieldResolver<unknown, unknown>;
+
+/** Fields of plain objects (not the read's aliased JSON): read by field name. */
+const byName: Resolver = (source, _args, _ctx, info) =>
+  isPlainObject(source) ? (source as Record<string, unknown>)[info.fieldName] : undefined;
+const plain = (...names: string[]) => Object.fromEntries(names.map((name) => [name, byName]));
+
+/** A user with its role, as `me` answers (the users' REST `me` route reads the same row). */
+async function readMe(app: App, id: unknown): Promise<Doc | null> {
+  const filters = resolveFilters(app.registry, USER_UID, { id: { $eq: Number(id) } });
+  return app.documents(USER_UID).findFirst({ filters, populate: { role: {} } });
+}
+
+function contextOf(context: unknown): ResolverContext & { http: NonNullable<ResolverContext['http']> } {
+  const ctx = context as ResolverContext;
+  if (!ctx.http) throw configurationError('GraphQL: users-permissions operations need the HTTP request');
+  return { auth: ctx.auth, http: ctx.http };
+}
+
+export function usersPermissionsOperations(app: App, handlers: () => Record<string, Handler>): SchemaExtension {
+  /** A mutation calling the REST handler of `plugin::users-permissions.auth.<action>`. */
+  const viaRest =
+    (action: string, input: (args: Record<string, unknown>) => Record<string, unknown>): Resolver =>
+    async (_source, args, context) => {
+      const { auth, http } = contextOf(context);
+      if (!auth.allows(AUTH + action)) throw forbidden();
+      const handler = handlers()[action];
+      if (!handler) throw configurationError(`users-permissions has no handler for ${action}`);
+      return callHandler(handler, http, input(args));
+    };
+  // graphql's argument objects have no prototype: copied, REST's checks take them for plain objects
+  const inputArg = (args: Record<string, unknown>): Record<string, unknown> =>
+    typeof args.input === 'object' && args.input !== null ? { ...args.input } : {};
+  const asIs = (args: Record<string, unknown>) => ({ ...args });
+
+  const me: Resolver = async (_source, _args, context) => {
+    const { auth } = context as ResolverContext;
+    if (!auth.allows('plugin::users-permissions.user.me')) throw forbidden();
+    // an API token or the Public role has no "me"
+    if (auth.strategy !== 'users-permissions' || !auth.credentials) throw unauthorized('Unauthorized');
+    const user = await readMe(app, auth.credentials.id);
+    if (!user) throw unauthorized('Unauthorized');
+    return user;
+  };
+  // a login's user is read without its role (as REST answers it): read when asked for
+  const role: Resolver = async (source) => {
+    if (!isPlainObject(source)) return null;
+    if (source.role !== undefined) return source.role;
+    return (await readMe(app, source.id))?.role ?? null;
+  };
+
+  const types = [
+    extendType({
+      type: 'Query',
+      definition(t) {
+        t.field('me', { type: 'UsersPermissionsMe' });
+      },
+    }),
+    extendType({
+      type: 'Mutation',
+      definition(t) {
+        const input = (type: string) => ({ input: arg({ type: nonNull(type) }) });
+        t.nonNull.field('login', { type: 'UsersPermissionsLoginPayload', args: input('UsersPermissionsLoginInput') });
+        t.nonNull.field('register', {
+          type: 'UsersPermissionsLoginPayload',
+          description: 'Register a user',
+          args: input('UsersPermissionsRegisterInput'),
+        });
+        t.field('forgotPassword', {
+          type: 'UsersPermissionsPasswordPayload',
+          description: 'Request a reset password token',
+          args: { email: nonNull(stringArg()) },
+        });
+        const passwords = { password: nonNull(stringArg()), passwordConfirmation: nonNull(stringArg()) };
+        t.field('resetPassword', {
+          type: 'UsersPermissionsLoginPayload',
+          description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
+          args: { ...passwords, code: nonNull(stringArg()) },
+        });
+        t.field('changePassword', {
+          type: 'UsersPermissionsLoginPayload',
+          description: 'Change user password. Confirm with the current password.',
+          args: { currentPassword: nonNull(stringArg()), ...passwords },
+        });
+      },
+    }),
+  ];
+
+  return {
+    types,
+    resolvers: {
+      Query: { me },
+      Mutation: {
+        // Strapi's login input has `provider` (always `local` here: the REST route is local's)
+        login: viaRest('callback', (args) => {
+          const { identifier, password } = inputArg(args);
+          return { identifier, password };
+        }),
+        register: viaRest('register', inputArg),
+        forgotPassword: viaRest('forgotPassword', asIs),
+        resetPassword: viaRest('resetPassword', asIs),
+        changePassword: viaRest('changePassword', asIs),
+      },
+      UsersPermissionsMe: { ...plain('id', 'username', 'email', 'confirmed', 'blocked'), role },
+      UsersPermissionsMeRole: plain('id', 'name', 'description', 'type'),
+      UsersPermissionsLoginPayload: plain('jwt', 'user'),
+      UsersPermissionsPasswordPayload: plain('ok'),
+    },
+  };
+}
