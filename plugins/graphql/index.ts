@@ -1,6 +1,10 @@
 import type { GraphQLSchema } from 'graphql';
 import { definePlugin } from '../../core/index.ts';
 import { type GraphqlConfig, graphqlConfigSchema } from './config.ts';
+
+/** `apolloServer.introspection` when set, else Apollo's default: off in production (unless `playgroundAlways`). */
+const introspectionOf = (config: GraphqlConfig, nodeEnv: string | undefined): boolean =>
+  config.apolloServer.introspection ?? (nodeEnv !== 'production' || config.playgroundAlways);
 import { authOf, createHandlers } from './http.ts';
 import { createOperations, rootResolver } from './operation.ts';
 import { type BuiltSchema, buildSchema } from './schema/build.ts';
@@ -42,6 +46,9 @@ export const graphqlPlugin = definePlugin({
   },
   bootstrap(app, api) {
     const { config } = api;
+    const ignored = Object.keys(config.apolloServer).filter((k) => k !== 'introspection');
+    if (ignored.length > 0)
+      app.log.warn(`graphql: apolloServer options ${ignored.join(', ')} do not apply to Vellum and are ignored`);
     api.built = buildSchema(app.registry, rootResolver(app), config.shadowCRUD);
     if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
       // a schema needs a Query field: nothing to serve until an extension adds one (#14)
@@ -53,7 +60,9 @@ export const graphqlPlugin = definePlugin({
       schema: api.built.schema,
       model: api.built.model,
       depthLimit: config.depthLimit,
-      introspection: app.env.NODE_ENV !== 'production' || config.playgroundAlways,
+      maxTokens: config.maxTokens,
+      documentLimits: config,
+      introspection: introspectionOf(config, app.env.NODE_ENV),
       limits: {
         defaultLimit: config.defaultLimit,
         maxLimit: config.maxLimit === -1 ? null : config.maxLimit,
