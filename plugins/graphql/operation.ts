@@ -112,7 +112,9 @@ export function createOperations(deps: OperationDeps) {
         const errors = tooMany ? [new GraphQLError(tooMany.message)] : validate(schema, doc, rules);
         cached = errors.length > 0 ? errors.map((e) => requestError(e.message, 'GRAPHQL_VALIDATION_FAILED', e)) : doc;
       } catch (err) {
-        const e = err instanceof GraphQLError ? err : new GraphQLError(String(err));
+        // graphql's parser and validation recurse: a document nested deeply enough overflows the stack
+        // before maxTokens stops it (a RangeError, whose message says nothing to the caller)
+        const e = err instanceof GraphQLError ? err : new GraphQLError('The document is nested too deeply');
         return answer(400, [requestError(e.message, 'GRAPHQL_PARSE_FAILED', e)]);
       }
       // the cache keeps what clients send again and again, not every large document a caller makes up
