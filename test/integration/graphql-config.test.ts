@@ -75,7 +75,7 @@ describe('graphql.config', () => {
     }
   });
 
-  it("takes Strapi 4's apolloServer options: introspection applies, Apollo-only keys are ignored with a warning", async () => {
+  it("takes Strapi 4's apolloServer: introspection applies, Apollo-only keys ignored with a warning", async () => {
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
     const apolloServer = { introspection: false, csrfPrevention: true, persistedQueries: false };

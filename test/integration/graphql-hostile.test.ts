@@ -217,7 +217,8 @@ describe('expensive queries', () => {
     /** backends of this app waiting on the lock the test holds */
     const waiting = async (): Promise<number> => {
       const { rows } = await s.sql.raw(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        'SELECT count(*)::int AS n FROM pg_stat_activity ' +
+          "WHERE datname = current_database() AND wait_event_type = 'Lock'",
       );
       return rows[0].n;
     };
