@@ -97,10 +97,15 @@ describe('vellum start output', () => {
   it('without a terminal: JSON lines only, the banner one of them, naming the database, not its password', async () => {
     const db = await database();
     const server = await start({ DATABASE_URL: db.url });
-    const endpoints = { 'REST API': `${server.url}/api`, 'Media library': `${server.url}/api/upload/files` };
+    const endpoints = {
+      'REST API': `${server.url}/api`,
+      'GraphQL API': `${server.url}/graphql`,
+      'Media library': `${server.url}/api/upload/files`,
+    };
     // every address it gives answers
     expect((await fetch(`${endpoints['REST API']}/articles`)).status).toBe(200);
     expect((await fetch(endpoints['Media library'])).status).toBe(200);
+    expect((await fetch(`${endpoints['GraphQL API']}?query={__typename}`)).status).toBe(200);
     expect((await fetch(`${server.url}/_health`)).status).toBe(200);
     expect(await server.stop()).toBe(0);
 
@@ -135,10 +140,24 @@ describe('vellum start output', () => {
     const { hostname, port, username, pathname } = new URL(db.url);
     const text = lines(output);
     expect(text).toContain(`Vellum is serving examples/blog at ${server.url}`);
-    expect(text).toContain(`  REST API       ${server.url}/api`);
-    expect(text).toContain(`  Health         ${server.url}/_health`);
-    expect(text).toContain(`  Database       PostgreSQL ${pathname.slice(1)} on ${hostname}:${port} as ${username}`);
-    expect(text).toContain(`  API token      ${TOKEN}`);
+    // names padded to the longest one (the GraphQL playground's), addresses in one column
+    const row = (name: string, value: string) =>
+      new RegExp(`^  ${name} +${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+    const rows = [
+      row('REST API', `${server.url}/api`),
+      row('GraphQL API', `${server.url}/graphql`),
+      row('GraphQL playground', `${server.url}/graphql`),
+      row('Health', `${server.url}/_health`),
+      row('Database', `PostgreSQL ${pathname.slice(1)} on ${hostname}:${port} as ${username}`),
+    ];
+    for (const r of rows)
+      expect(
+        text.some((l) => r.test(l)),
+        String(r),
+      ).toBe(true);
+    const columns = text.filter((l) => rows.some((r) => r.test(l))).map((l) => l.search(/ (http|PostgreSQL)/));
+    expect(new Set(columns).size).toBe(1);
+    expect(text.some((l) => row('API token', TOKEN).test(l))).toBe(true);
     expect(text).toContain('  Create your first entry:');
     expect(output).toMatch(/^\[[\d:.]+\] INFO: GET \/_health 200 [\d.]+ms$/m);
     expect(output).toMatch(/^\[[\d:.]+\] INFO: shutting down \{"reason":"SIGTERM"\}$/m);
