@@ -1,10 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { definePlugin } from '../../core/index.ts';
 import { type GraphqlConfig, graphqlConfigSchema } from './config.ts';
-
-/** `apolloServer.introspection` when set, else Apollo's default: off in production (unless `playgroundAlways`). */
-const introspectionOf = (config: GraphqlConfig, nodeEnv: string | undefined): boolean =>
-  config.apolloServer.introspection ?? (nodeEnv !== 'production' || config.playgroundAlways);
 import { authOf, createHandlers } from './http.ts';
 import { createOperations, rootResolver } from './operation.ts';
 import { type BuiltSchema, buildSchema } from './schema/build.ts';
@@ -20,6 +16,10 @@ export interface GraphqlApi {
   /** set at bootstrap */
   built?: BuiltSchema;
 }
+
+/** `apolloServer.introspection` when set, else Apollo's default: off in production (unless `playgroundAlways`). */
+const introspectionOf = (config: GraphqlConfig, nodeEnv: string | undefined): boolean =>
+  config.apolloServer.introspection ?? (nodeEnv !== 'production' || config.playgroundAlways);
 
 function builtOf(api: GraphqlApi): BuiltSchema {
   if (!api.built) throw new Error('The GraphQL schema is built at bootstrap');
