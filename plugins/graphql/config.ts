@@ -1,5 +1,47 @@
 import { z } from '../../core/index.ts';
 
+/**
+ * Apollo Server options Strapi 4 users have under `graphql.config.apolloServer`. Vellum has no
+ * Apollo Server: `introspection` is applied, the keys below are accepted and ignored with a
+ * warning at start (README, GraphQL, lists why each does not apply), anything else is refused.
+ */
+export const APOLLO_IGNORED = [
+  'csrfPrevention',
+  'persistedQueries',
+  'cache',
+  'plugins',
+  'formatError',
+  'validationRules',
+  'allowBatchedHttpRequests',
+  'includeStacktraceInErrorResponses',
+  'debug',
+  'nodeEnv',
+  'status400ForVariableCoercionErrors',
+  'stopOnTerminationSignals',
+  'cors',
+  'bodyParserConfig',
+  'rootValue',
+  'context',
+  'dataSources',
+  'mocks',
+  'mockEntireSchema',
+  'documentStore',
+  'logger',
+  'parseOptions',
+  'fieldResolver',
+  'gateway',
+  'apollo',
+] as const;
+
+const apolloServer = z
+  .object({
+    /** whether `__schema`/`__type` may be asked; default: off in production unless `playgroundAlways` */
+    introspection: z.boolean().optional(),
+    ...Object.fromEntries(APOLLO_IGNORED.map((k) => [k, z.unknown().optional()])),
+  })
+  .strict()
+  .default({});
+
 /** -1 (Strapi's "no maximum") or a positive integer. */
 const limit = z.union([z.literal(-1), z.number().int().positive()]);
 
@@ -27,6 +69,17 @@ export const graphqlConfigSchema = z.object({
   maxLimit: limit.default(100),
   /** the playground and introspection in production too (both are on in development and staging) */
   playgroundAlways: z.boolean().default(false),
+  /** graphql-js `parse`'s `maxTokens`: a longer document is refused (400) before it is parsed in full */
+  maxTokens: z.number().int().positive().default(10_000),
+  /** characters of a `query`; more → 413 */
+  maxDocumentSize: z.number().int().positive().default(100_000),
+  /** characters of the `variables` as JSON; more → 413 */
+  maxVariablesSize: z.number().int().positive().default(500_000),
+  /** aliased fields of one operation, fragments expanded (each spread counted); more → 400 */
+  maxAliases: z.number().int().positive().default(100),
+  /** root fields of one operation, fragments expanded; more → 400 */
+  maxRootFields: z.number().int().positive().default(50),
+  apolloServer,
 });
 
 export type GraphqlConfig = z.output<typeof graphqlConfigSchema>;

@@ -27,6 +27,10 @@ export interface GraphqlApi {
   built?: BuiltSchema;
 }
 
+/** `apolloServer.introspection` when set, else Apollo's default: off in production (unless `playgroundAlways`). */
+const introspectionOf = (config: GraphqlConfig, nodeEnv: string | undefined): boolean =>
+  config.apolloServer.introspection ?? (nodeEnv !== 'production' || config.playgroundAlways);
+
 function builtOf(api: GraphqlApi): BuiltSchema {
   if (!api.built) throw new Error('The GraphQL schema is built at bootstrap');
   return api.built;
@@ -62,6 +66,9 @@ export const graphqlPlugin = definePlugin({
   },
   bootstrap(app, api) {
     const { config } = api;
+    const ignored = Object.keys(config.apolloServer).filter((k) => k !== 'introspection');
+    if (ignored.length > 0)
+      app.log.warn(`graphql: apolloServer options ${ignored.join(', ')} do not apply to Vellum and are ignored`);
     // plugins' own operations (Strapi 4 adds them with the shadow CRUD)
     const withUsers = config.shadowCRUD && app.hasPlugin(usersPermissionsPlugin);
     const upload = config.shadowCRUD && app.hasPlugin(uploadPlugin) ? app.plugin(uploadPlugin) : undefined;
@@ -89,7 +96,9 @@ export const graphqlPlugin = definePlugin({
       schema: api.built.schema,
       model: api.built.model,
       depthLimit: config.depthLimit,
-      introspection: app.env.NODE_ENV !== 'production' || config.playgroundAlways,
+      maxTokens: config.maxTokens,
+      documentLimits: config,
+      introspection: introspectionOf(config, app.env.NODE_ENV),
       limits: {
         defaultLimit: config.defaultLimit,
         maxLimit: config.maxLimit === -1 ? null : config.maxLimit,

@@ -27,6 +27,7 @@ import {
 import { type App, isAppError, type RequestAuth, type RequestContext } from '../../core/index.ts';
 import { FieldFailure, forbiddenError, formatError, requestError } from './errors.ts';
 import { depthLimit } from './limits.ts';
+import { checkDocumentCounts, checkQuerySize, checkVariablesSize, type DocumentLimits } from './document-limits.ts';
 import { amountLimitError, isAmountLimit } from './plan/amount.ts';
 import { type OperationContext, rootFields } from './plan/collect.ts';
 import type { PlanContext, PlanLimits } from './plan/context.ts';
@@ -52,6 +53,10 @@ export interface OperationDeps {
   model: SchemaModel;
   limits: PlanLimits;
   depthLimit: number;
+  /** parse's `maxTokens` */
+  maxTokens: number;
+  /** sizes and counts checked before validation (document-limits.ts) */
+  documentLimits: DocumentLimits;
   /** whether `__schema` and `__type` may be asked (off in production unless `playgroundAlways`) */
   introspection: boolean;
 }
@@ -102,11 +107,15 @@ export function createOperations(deps: OperationDeps) {
     let cached = cache.get(query);
     if (!cached) {
       try {
-        const doc = parse(query, { maxTokens: 20_000 });
-        const errors = validate(schema, doc, rules);
+        const doc = parse(query, { maxTokens: deps.maxTokens });
+        // before validation, whose cost grows faster than the document's
+        const tooMany = checkDocumentCounts(doc, deps.documentLimits);
+        const errors = tooMany ? [new GraphQLError(tooMany.message)] : validate(schema, doc, rules);
         cached = errors.length > 0 ? errors.map((e) => requestError(e.message, 'GRAPHQL_VALIDATION_FAILED', e)) : doc;
       } catch (err) {
-        const e = err instanceof GraphQLError ? err : new GraphQLError(String(err));
+        // graphql's parser and validation recurse: a document nested deeply enough overflows the stack
+        // before maxTokens stops it (a RangeError, whose message says nothing to the caller)
+        const e = err instanceof GraphQLError ? err : new GraphQLError('The document is nested too deeply');
         return answer(400, [requestError(e.message, 'GRAPHQL_PARSE_FAILED', e)]);
       }
       // the cache keeps what clients send again and again, not every large document a caller makes up
@@ -233,6 +242,9 @@ export function createOperations(deps: OperationDeps) {
     if (typeof request.query !== 'string' || request.query.trim() === '') {
       return answer(400, [requestError('GraphQL operations must contain a non-empty `query`.', 'BAD_REQUEST')]);
     }
+    const tooLarge =
+      checkQuerySize(request.query, deps.documentLimits) ?? checkVariablesSize(request.variables, deps.documentLimits);
+    if (tooLarge) return answer(tooLarge.status, [requestError(tooLarge.message, 'BAD_REQUEST')]);
     const parsed = documentOf(request.query);
     if (!('doc' in parsed)) return parsed;
     const { doc } = parsed;

@@ -19,6 +19,7 @@ declare module 'autocannon' {
     amount?: number;
     timeout?: number;
     method?: string;
+    body?: string;
     headers?: Record<string, string>;
     title?: string;
   }

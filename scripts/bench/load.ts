@@ -1,12 +1,19 @@
 /** One workload under load: a warm-up, then a measured autocannon run, and a first answer to show. */
 import autocannon, { type Result } from 'autocannon';
 import type { CpuCost, CpuSampler } from './cpu.ts';
+import { graphqlRows } from './graphql-list.ts';
 
 export interface LoadOptions {
   duration: number;
   connections: number;
   warmup: number;
   headers: Record<string, string>;
+}
+
+/** A POST of a JSON body (GraphQL), and the rows its answer must hold. */
+export interface PostRequest {
+  body: string;
+  expectRows?: number;
 }
 
 export interface Measurement {
@@ -33,39 +40,69 @@ export interface FirstAnswer {
   error?: string;
 }
 
-/** One request before the load: what it answers (a 4xx today is reported, never skipped). */
-export async function firstAnswer(url: string, headers: Record<string, string>): Promise<FirstAnswer> {
-  const res = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
+const postHeaders = (headers: Record<string, string>, post?: PostRequest): Record<string, string> =>
+  post ? { ...headers, 'content-type': 'application/json' } : headers;
+
+/**
+ * One request before the load: what it answers (a 4xx today is reported, never skipped). A GraphQL
+ * answer is 200 even when it failed, so one with `errors` or without the expected rows counts as a
+ * failure (status 200, `error` set), and its load is reported as failing.
+ */
+export async function firstAnswer(
+  url: string,
+  headers: Record<string, string>,
+  post?: PostRequest,
+): Promise<FirstAnswer> {
+  const res = await fetch(url, {
+    method: post ? 'POST' : 'GET',
+    body: post?.body,
+    headers: postHeaders(headers, post),
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   let rows: number | null = null;
   let total: number | null = null;
+  let error = res.ok ? undefined : text.slice(0, 2000);
   try {
     const body = JSON.parse(text) as { data?: unknown; meta?: { pagination?: { total?: number } } };
-    rows = Array.isArray(body.data) ? body.data.length : body.data ? 1 : 0;
-    total = body.meta?.pagination?.total ?? null;
+    if (post) {
+      const g = graphqlRows(body);
+      ({ rows, total } = g);
+      if (g.errors || (post.expectRows !== undefined && rows !== post.expectRows))
+        error = `expected ${post.expectRows} articles and no errors: ${text.slice(0, 2000)}`;
+    } else {
+      rows = Array.isArray(body.data) ? body.data.length : body.data ? 1 : 0;
+      total = body.meta?.pagination?.total ?? null;
+    }
   } catch {
     // not JSON: rows stay unknown
   }
-  return {
-    status: res.status,
-    bytes: Buffer.byteLength(text),
-    rows,
-    total,
-    error: res.ok ? undefined : text.slice(0, 2000),
-  };
+  return { status: res.status, bytes: Buffer.byteLength(text), rows, total, error };
 }
 
-const run = (url: string, seconds: number, o: LoadOptions): Promise<Result> =>
-  autocannon({ url, duration: seconds, connections: o.connections, headers: o.headers, timeout: 30 });
+const run = (url: string, seconds: number, o: LoadOptions, post?: PostRequest): Promise<Result> =>
+  autocannon({
+    url,
+    duration: seconds,
+    connections: o.connections,
+    headers: postHeaders(o.headers, post),
+    timeout: 30,
+    ...(post ? { method: 'POST', body: post.body } : {}),
+  });
 
 /**
  * Warm up (JIT, pool connections, caches) for `o.warmup` s, discard that, then measure for
  * `o.duration` s, sampling CPU over the measured part only.
  */
-export async function measure(url: string, o: LoadOptions, cpu?: CpuSampler | null): Promise<Measurement> {
-  if (o.warmup > 0) await run(url, o.warmup, o);
+export async function measure(
+  url: string,
+  o: LoadOptions,
+  cpu?: CpuSampler | null,
+  post?: PostRequest,
+): Promise<Measurement> {
+  if (o.warmup > 0) await run(url, o.warmup, o, post);
   await cpu?.start();
-  const r = await run(url, o.duration, o);
+  const r = await run(url, o.duration, o, post);
   const cost = cpu ? await cpu.stop(r.requests.total) : null;
   return {
     rps: r.requests.average,

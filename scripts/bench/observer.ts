@@ -20,8 +20,11 @@ import type { Cleanup } from './cleanup.ts';
 export interface Observer {
   /** a new full-access API token's key, valid on the child as well */
   createToken(name: string): Promise<string>;
-  /** statements one request of each path costs (after one unmeasured request), or null when it failed */
-  countStatements(paths: string[]): Promise<Array<number | null>>;
+  /**
+   * statements one request of each path (a POST when it has a JSON body) costs, after one
+   * unmeasured request, or null when it failed
+   */
+  countStatements(requests: Array<{ path: string; body?: string }>): Promise<Array<number | null>>;
 }
 
 /** Start the observer on `appDir` and `databaseUrl`; `cleanup` stops it. */
@@ -42,12 +45,15 @@ export async function openObserver(appDir: string, databaseUrl: string, cleanup:
     async createToken(name) {
       return (await app.plugin(usersPermissionsPlugin).tokens.create({ name, type: 'full-access' })).accessKey;
     },
-    async countStatements(paths) {
+    async countStatements(requests) {
       const out: Array<number | null> = [];
-      for (const path of paths) {
-        await fetch(url + path).then((r) => r.arrayBuffer()); // first use of a path may prepare things once
+      for (const { path, body } of requests) {
+        const init: RequestInit = body
+          ? { method: 'POST', body, headers: { 'content-type': 'application/json' } }
+          : { method: 'GET' };
+        await fetch(url + path, init).then((r) => r.arrayBuffer()); // first use of a path may prepare things once
         count = 0;
-        const res = await fetch(url + path);
+        const res = await fetch(url + path, init);
         await res.arrayBuffer();
         out.push(res.ok ? count : null);
       }

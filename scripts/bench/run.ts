@@ -176,7 +176,7 @@ async function main(): Promise<number> {
     };
 
     const statements = subject.observer
-      ? await subject.observer.countStatements(workloads.map((w) => w.path)).catch((err: Error) => {
+      ? await subject.observer.countStatements(workloads).catch((err: Error) => {
           progress(`could not count statements: ${err.message}`);
           return [];
         })
@@ -185,8 +185,9 @@ async function main(): Promise<number> {
     const results: WorkloadResult[] = [];
     for (const [i, w] of workloads.entries()) {
       progress(`measuring ${w.name}…`);
-      const first = await firstAnswer(subject.url + w.path, api.headers);
-      if (first.status >= 300) {
+      const post = w.body === undefined ? undefined : { body: w.body, expectRows: w.expectRows };
+      const first = await firstAnswer(subject.url + w.path, api.headers, post);
+      if (first.status >= 300 || first.error) {
         progress(`!!! ${w.name} answers ${first.status}: ${first.error?.slice(0, 300)}`);
         await new Promise((r) => setTimeout(r, 100)); // let the child's log line arrive
         const logged = first.status >= 500 && subject.output ? lastLoggedError(subject.output()) : undefined;
@@ -195,7 +196,7 @@ async function main(): Promise<number> {
       results.push({
         ...w,
         first,
-        measured: await measure(subject.url + w.path, load, cpu),
+        measured: await measure(subject.url + w.path, load, cpu, post),
         statements: statements[i],
       });
     }

@@ -3,6 +3,7 @@ import qs from 'qs';
 import type { Targets } from './discover.ts';
 import { STRAPI_RPS } from './targets.ts';
 import { CEILING_PATH } from './ceiling.ts';
+import { GRAPHQL_LIST_BODY, GRAPHQL_PATH } from './graphql-list.ts';
 
 export interface Workload {
   name: string;
@@ -12,6 +13,10 @@ export interface Workload {
   about: string;
   /** the reference Strapi's req/s (issue) */
   strapi: number;
+  /** a POST of this JSON body (GraphQL); GET when absent */
+  body?: string;
+  /** answer rows the bench requires (the GraphQL answer is checked for them and for no `errors`) */
+  expectRows?: number;
 }
 
 // Built from objects with qs, as a Strapi client (and @strapi/client) does: bracket notation,
@@ -36,7 +41,7 @@ const DEEP_POPULATE = {
   },
 };
 
-/** The five workloads, aimed at the documents and values `t` found. */
+/** The six workloads, aimed at the documents and values `t` found. */
 export function buildWorkloads(t: Targets): Workload[] {
   const filter = { filters: { tags: { name: { $in: t.tags } }, views: { $gte: t.viewsGte } } };
   const workloads: Array<Omit<Workload, 'strapi'>> = [
@@ -49,6 +54,13 @@ export function buildWorkloads(t: Targets): Workload[] {
       name: 'filter-relation',
       path: `/api/articles?${query(filter)}`,
       about: `tags.name $in [${t.tags.join(', ')}], views $gte ${t.viewsGte}`,
+    },
+    {
+      name: 'graphql-list',
+      path: GRAPHQL_PATH,
+      body: GRAPHQL_LIST_BODY,
+      expectRows: Math.min(25, t.articles),
+      about: '25 articles, entity shape: relations, media, seo, DZ',
     },
   ];
   return workloads.map((w) => ({ ...w, strapi: STRAPI_RPS[w.name] }));

@@ -1,4 +1,5 @@
 /** `graphql.config` is checked at start like every plugin's config, and its options apply. */
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../index.ts';
 import { BLOG, startApp, type TestApp } from '../helpers/app.ts';
@@ -71,6 +72,45 @@ describe('graphql.config', () => {
       expect(await page(always)).toEqual({ status: 200, html: true });
     } finally {
       await always.close();
+    }
+  });
+
+  it("takes Strapi 4's apolloServer: introspection applies, Apollo-only keys ignored with a warning", async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const apolloServer = { introspection: false, csrfPrevention: true, persistedQueries: false };
+    const t = await startApp({ logger, config: { plugins: { graphql: { config: { apolloServer } } } } });
+    try {
+      const res = await t.request('POST', '/graphql', { query: '{ __schema { queryType { name } } }' });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect(lines.join('')).toContain('apolloServer options csrfPrevention, persistedQueries do not apply');
+    } finally {
+      await t.close();
+    }
+    const err = await startApp({ config: { plugins: { graphql: { config: { apolloServer: { nope: 1 } } } } } }).then(
+      async (app) => {
+        await app.close();
+        return null;
+      },
+      (e: Error) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigurationError);
+    expect(err?.message).toContain('graphql.config.apolloServer');
+  });
+
+  it('applies maxTokens, maxDocumentSize, maxAliases and maxRootFields', async () => {
+    const limits = { maxTokens: 12, maxDocumentSize: 60, maxAliases: 1, maxRootFields: 2 };
+    const t = await startApp({ config: { plugins: { graphql: { config: limits } } } });
+    try {
+      const post = (query: string) => t.request('POST', '/graphql', { query });
+      expect((await post('{ tags { data { id } } }')).status).toBe(200);
+      expect((await post('{ tags { data { id attributes { name } } } }')).body.errors[0].message).toMatch(/tokens/);
+      expect((await post(`{ tags { data { id } } } #${'x'.repeat(60)}`)).status).toBe(413);
+      expect((await post('{ a: __typename b: __typename }')).body.errors[0].message).toMatch(/1 aliases/);
+      expect((await post('{ __typename tags { data { id } } authors { data { id } } }')).status).toBe(400);
+    } finally {
+      await t.close();
     }
   });
 

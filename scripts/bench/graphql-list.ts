@@ -1,0 +1,44 @@
+/**
+ * The `graphql-list` workload (issue 13): 25 articles with scalars, relations, media, a component
+ * and two dynamic-zone members, in Strapi 4's entity shape. One root field, so one SQL statement
+ * on the path without `execute`, over the same documents as REST's `deep-populate`.
+ */
+
+export const GRAPHQL_PATH = '/graphql';
+
+export const GRAPHQL_LIST_QUERY = `{
+  articles(pagination: { pageSize: 25 }) {
+    data {
+      id
+      attributes {
+        title slug views rating price publishDate category
+        author { data { attributes { name email } } }
+        tags { data { attributes { name } } }
+        cover { data { attributes { url width height } } }
+        seo { metaTitle keywords { value } }
+        blocks {
+          ... on ComponentSharedRichText { body }
+          ... on ComponentSharedQuote { title body }
+        }
+      }
+    }
+    meta { pagination { total } }
+  }
+}`;
+
+/** The POST body autocannon sends for every request. */
+export const GRAPHQL_LIST_BODY = JSON.stringify({ query: GRAPHQL_LIST_QUERY });
+
+/** Articles in a GraphQL answer and whether it carries `errors` (the bench refuses to measure an error). */
+export function graphqlRows(body: unknown): { rows: number | null; total: number | null; errors: boolean } {
+  const b = body as {
+    errors?: unknown;
+    data?: { articles?: { data?: unknown; meta?: { pagination?: { total?: number } } } | null };
+  };
+  const list = b?.data?.articles;
+  return {
+    rows: Array.isArray(list?.data) ? list.data.length : null,
+    total: list?.meta?.pagination?.total ?? null,
+    errors: b?.errors !== undefined,
+  };
+}
