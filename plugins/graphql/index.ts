@@ -12,6 +12,8 @@ import { usersPermissionsPlugin } from '../users-permissions/index.ts';
 import { usersPermissionsOperations } from './users-permissions/operations.ts';
 import { uploadPlugin } from '../upload/index.ts';
 import { uploadOperations } from './upload/operations.ts';
+import { uploadFileCrud } from './upload/crud.ts';
+import { usersPermissionsCrud } from './users-permissions/crud.ts';
 
 export interface GraphqlApi {
   config: GraphqlConfig;
@@ -72,9 +74,15 @@ export const graphqlPlugin = definePlugin({
     // plugins' own operations (Strapi 4 adds them with the shadow CRUD)
     const withUsers = config.shadowCRUD && app.hasPlugin(usersPermissionsPlugin);
     const upload = config.shadowCRUD && app.hasPlugin(uploadPlugin) ? app.plugin(uploadPlugin) : undefined;
+    const users = () => app.plugin(usersPermissionsPlugin);
+    const crud = {
+      users: () => users().userHandlers,
+      roles: () => users().roleHandlers,
+      auth: () => users().authHandlers,
+    };
     const extensions = [
-      ...(withUsers ? [usersPermissionsOperations(app, () => app.plugin(usersPermissionsPlugin).authHandlers)] : []),
-      ...(upload ? [uploadOperations(() => upload.service)] : []),
+      ...(withUsers ? [usersPermissionsOperations(app, crud.auth), usersPermissionsCrud(app, crud)] : []),
+      ...(upload ? [uploadOperations(() => upload.service), uploadFileCrud(() => upload.service)] : []),
     ];
     // the mutations' resolver reads the model the build fills in (type names of components)
     let model: SchemaModel | undefined;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { applicationError, configurationError, type RequestContext, validationError } from '../../core/index.ts';
 import { confirmationEmail } from './email.ts';
-import { bodyOf, requireEmail, type AuthDeps, type Handler } from './auth-shared.ts';
+import { answerWithJwt, bodyOf, requireEmail, type AuthDeps, type Handler } from './auth-shared.ts';
 import type { Documents } from './users-store.ts';
 import { accountOf } from './rate-limit.ts';
 import { USER_UID } from './schemas.ts';
@@ -9,6 +9,11 @@ import { USER_UID } from './schemas.ts';
 export interface EmailConfirmation {
   /** GET /auth/email-confirmation?confirmation=T */
   confirm: Handler;
+  /**
+   * Strapi 4 GraphQL's `emailConfirmation`: the same confirmation, answered with `{jwt, user}`
+   * instead of a redirect; the token is the body's `confirmation`
+   */
+  confirmAnswering: Handler;
   /** POST /auth/send-email-confirmation */
   resend: Handler;
   /** a fresh confirmation token for a new or unconfirmed user */
@@ -72,21 +77,29 @@ export function createEmailConfirmation(deps: AuthDeps): EmailConfirmation {
 
   const newToken = (): string => randomBytes(20).toString('hex');
 
+  /** Confirm the account holding `token`; its id. */
+  async function confirmToken(token: unknown): Promise<number> {
+    if (typeof token !== 'string' || !TOKEN.test(token)) throw validationError('Invalid token');
+    return app.documents.transaction(async (documents: Documents) => {
+      const user = await users.withSecrets({ confirmationToken: token }, documents);
+      if (!user) throw validationError('Invalid token');
+      await documents(USER_UID).update({
+        documentId: String(user.documentId),
+        data: { confirmed: true, confirmationToken: null },
+      });
+      return Number(user.id);
+    });
+  }
+
   return {
     newToken,
     send,
     async confirm(ctx) {
-      const token = ctx.state.query.confirmation;
-      if (typeof token !== 'string' || !TOKEN.test(token)) throw validationError('Invalid token');
-      await app.documents.transaction(async (documents: Documents) => {
-        const user = await users.withSecrets({ confirmationToken: token }, documents);
-        if (!user) throw validationError('Invalid token');
-        await documents(USER_UID).update({
-          documentId: String(user.documentId),
-          data: { confirmed: true, confirmationToken: null },
-        });
-      });
+      await confirmToken(ctx.state.query.confirmation);
       ctx.redirect(api.config.emailConfirmationRedirection);
+    },
+    async confirmAnswering(ctx) {
+      await answerWithJwt(ctx, deps, await confirmToken(bodyOf(ctx).confirmation));
     },
     /**
      * Strapi's answer `{ email, sent: true }` whatever the address: unknown, unconfirmed,

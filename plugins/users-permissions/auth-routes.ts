@@ -64,5 +64,7 @@ export function registerAuthRoutes(app: App, api: UsersPermissionsApi, prefix: s
       config: { action: `plugin::users-permissions.auth.${action}` },
     });
   }
+  // not routed: GraphQL's `emailConfirmation` (REST's answers with a redirect)
+  handlers.emailConfirmationAnswering = confirmation.confirmAnswering;
   return handlers;
 }

@@ -20,6 +20,10 @@ export interface UsersPermissionsApi {
   jwt(): JwtService;
   /** the /auth routes' handlers by action (`callback`, `register`, …), rate limits included */
   authHandlers: Record<string, Handler>;
+  /** the /users routes' handlers by action (`create`, `update`, `destroy`, …) */
+  userHandlers: Record<string, Handler>;
+  /** the roles API's handlers by action (`role.createRole`, …) */
+  roleHandlers: Record<string, Handler>;
   /** resolve the secrets (they may live in the database); bootstrap calls it */
   initialize(): Promise<void>;
 }
@@ -51,6 +55,8 @@ export const usersPermissionsPlugin = definePlugin({
       tokens,
       auth: null as unknown as Authenticator,
       authHandlers: {},
+      userHandlers: {},
+      roleHandlers: {},
       jwt: () => {
         if (!jwt) throw new Error('JWTs are not available before the app has started');
         return jwt;
@@ -75,8 +81,8 @@ export const usersPermissionsPlugin = definePlugin({
     app.server.useRoute(guardRoutes(api.auth));
     const rest = restApiConfig(app.config);
     api.authHandlers = registerAuthRoutes(app, api, rest.prefix);
-    registerUserRoutes(app, api, rest);
-    registerRoleRoutes(app, api, rest.prefix);
+    api.userHandlers = registerUserRoutes(app, api, rest);
+    api.roleHandlers = registerRoleRoutes(app, api, rest.prefix);
     return api;
   },
   async bootstrap(_app, api) {

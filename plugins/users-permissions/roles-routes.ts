@@ -41,7 +41,11 @@ const shown = (role: Doc): Doc => ({
  * shown and written as Strapi's nested permissions tree; the actions that exist are the
  * routes' actions, read when asked (routes are only complete once every plugin has booted).
  */
-export function registerRoleRoutes(app: App, _api: UsersPermissionsApi, prefix: string): void {
+export function registerRoleRoutes(
+  app: App,
+  _api: UsersPermissionsApi,
+  prefix: string,
+): Record<string, (ctx: RequestContext) => Promise<void>> {
   const base = `${prefix}/users-permissions`;
   // a list is bounded like every other list (Strapi's takes no pagination and lists them all)
   const { maxLimit } = restApiConfig(app.config).pagination;
@@ -68,6 +72,8 @@ export function registerRoleRoutes(app: App, _api: UsersPermissionsApi, prefix: 
     throw validationError(`Unknown permission actions: ${named}`, { actions: unknown });
   }
 
+  // by action (`role.createRole`, …), as routed: GraphQL's role mutations call the same handlers
+  const handlers: Record<string, (ctx: RequestContext) => Promise<void>> = {};
   const route = (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
@@ -75,6 +81,7 @@ export function registerRoleRoutes(app: App, _api: UsersPermissionsApi, prefix: 
     handler: (ctx: RequestContext) => Promise<void>,
   ): void => {
     app.server.route({ method, path: base + path, handler, config: { action: `${UP}.${action}` } });
+    handlers[action] = handler;
   };
 
   route('GET', '/roles', 'role.find', async (ctx) => {
@@ -168,4 +175,5 @@ export function registerRoleRoutes(app: App, _api: UsersPermissionsApi, prefix: 
   route('GET', '/permissions', 'permissions.getPermissions', async (ctx) => {
     ctx.body = { permissions: toPermissionsTree(knownActions(), new Set()) };
   });
+  return handlers;
 }

@@ -24,7 +24,7 @@ import { checkNewUser, userData } from './users-input.ts';
 import { USER_UID } from './schemas.ts';
 
 type Handler = (ctx: RequestContext) => Promise<void>;
-type UserAction = 'me' | 'find' | 'count' | 'findOne' | 'create' | 'update' | 'destroy';
+export type UserAction = 'me' | 'find' | 'count' | 'findOne' | 'create' | 'update' | 'destroy';
 
 const ID = /^\d{1,15}$/;
 
@@ -42,7 +42,7 @@ export function registerUserRoutes(
   app: App,
   api: UsersPermissionsApi,
   { prefix, pagination: rest, limits }: RestApiConfig,
-): void {
+): Record<UserAction, Handler> {
   const users = createUserStore(app, { roles: api.roles, defaultRole: api.config.defaultRole });
   const { maxLimit } = rest;
   // Strapi lists every user when no pagination is asked for; here that is capped at the REST maxLimit
@@ -71,6 +71,8 @@ export function registerUserRoutes(
       config: { action: `plugin::users-permissions.user.${action}` },
     });
   }
+  // by action, as routed: GraphQL's user mutations call the same handlers
+  return controllers;
 }
 
 function createUserControllers(app: App, users: UserStore, queries: QueryConfig): Record<UserAction, Handler> {

@@ -46,8 +46,8 @@ const NO_WRITES: ReadonlySet<string> = new Set([
 
 /**
  * `createX/updateX/deleteX` (single types: `updateX/deleteX`) and, on localized types,
- * `createXLocalization`, as Strapi 4 names and types them. Plugin types other than upload's
- * files are left to their plugins; files' writes come with the upload operations (issue 13).
+ * `createXLocalization`, as Strapi 4 names and types them. Plugin types are left to their
+ * plugins (users' and roles' writes: ../users-permissions/crud.ts; files': ../upload/crud.ts).
  */
 export function contentTypeMutations(ctx: BuildContext, types: ContentType[]): MutationSpec[] {
   const out: MutationSpec[] = [];

@@ -23,12 +23,14 @@ function shape(
   return out;
 }
 
+/** `doc` null: `data: null` (a shadow CRUD write of an unknown id). */
 export function fileResponse(
-  doc: Doc,
+  doc: Doc | null,
   info: GraphQLResolveInfo,
   nodes: readonly FieldNode[] = info.fieldNodes,
 ): Shaped {
   const op: OperationContext = { schema: info.schema, fragments: info.fragments, variables: info.variableValues };
+  if (doc === null) return shape(op, 'UploadFileEntityResponse', nodes, () => null);
   const attributes = (sub: FieldNode[]) => shape(op, 'UploadFile', sub, (name) => doc[name] ?? null);
   const entity = (sub: FieldNode[]) =>
     shape(op, 'UploadFileEntity', sub, (name, s) => (name === 'id' ? String(doc.id) : attributes(s)));

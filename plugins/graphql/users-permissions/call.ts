@@ -7,11 +7,20 @@ import type { RequestContext } from '../../../core/index.ts';
 
 export type Handler = (ctx: RequestContext) => Promise<void>;
 
-export async function callHandler(handler: Handler, http: RequestContext, body: Record<string, unknown>) {
+export async function callHandler(
+  handler: Handler,
+  http: RequestContext,
+  body: Record<string, unknown>,
+  params: Record<string, string> = {},
+) {
   const request: unknown = Object.create(http.request, { body: { value: body, writable: true } });
-  // own `request` and `body`: the real response is left alone (the endpoint writes it)
+  // own `request` and `body`: the real response is left alone (the endpoint writes it); own
+  // `params`: the route's (`/users/:id`) as the handler reads them
   const ctx = Object.create(http, {
     request: { value: request },
+    params: { value: params },
+    // the REST query is the route's, not the GraphQL request's (a handler parses it for its view)
+    state: { value: Object.create(http.state, { query: { value: {}, writable: true } }) },
     body: { value: undefined, writable: true },
     status: { value: 200, writable: true },
   }) as RequestContext;

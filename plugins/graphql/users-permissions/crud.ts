@@ -1,0 +1,152 @@
+/**
+ * users-permissions' writes as Strapi 4's GraphQL plugin replaces the shadow CRUD's:
+ * `create/update/deleteUsersPermissionsUser` (an entity response), `create/update/
+ * deleteUsersPermissionsRole` (`{ok}` payloads) and `emailConfirmation` (`{jwt, user}`). Each
+ * calls the REST route's handler (same checks, errors, role rules) after the same permission
+ * check. A user is answered by the planner, in one statement, so its role can be selected.
+ */
+import type { GraphQLFieldResolver } from 'graphql';
+import { arg, extendType, idArg, nonNull, stringArg } from 'nexus';
+import { configurationError, forbidden, isAppError, isPlainObject } from '../../../core/index.ts';
+import type { App } from '../../../core/index.ts';
+import { FieldFailure } from '../errors.ts';
+import type { ExecuteContext } from '../operation.ts';
+import type { RootPlan } from '../plan/root.ts';
+import { readRoot } from '../run.ts';
+import type { SchemaExtension } from '../schema/build.ts';
+import { callHandler, type Handler } from './call.ts';
+
+const USER_UID = 'plugin::users-permissions.user';
+const UP = 'plugin::users-permissions.';
+
+type Resolver = GraphQLFieldResolver<unknown, unknown>;
+type Args = Record<string, unknown>;
+
+export interface CrudHandlers {
+  /** the /users routes' handlers by action */
+  users: () => Record<string, Handler>;
+  /** the roles API's handlers by action (`role.createRole`, …) */
+  roles: () => Record<string, Handler>;
+  /** the /auth handlers (`emailConfirmationAnswering` among them) */
+  auth: () => Record<string, Handler>;
+}
+
+const byName: Resolver = (source, _args, _ctx, info) =>
+  isPlainObject(source) ? (source as Record<string, unknown>)[info.fieldName] : undefined;
+
+function contextOf(context: unknown): ExecuteContext & { http: NonNullable<ExecuteContext['http']> } {
+  const ctx = context as ExecuteContext;
+  if (!ctx.http) throw configurationError('GraphQL: users-permissions operations need the HTTP request');
+  return ctx as ExecuteContext & { http: NonNullable<ExecuteContext['http']> };
+}
+
+function handlerOf(handlers: Record<string, Handler>, action: string): Handler {
+  const handler = handlers[action];
+  if (!handler) throw configurationError(`users-permissions has no handler for ${action}`);
+  return handler;
+}
+
+// graphql's argument objects have no prototype: copied, REST's checks take them for plain objects
+const dataOf = (args: Args): Args => (typeof args.data === 'object' && args.data !== null ? { ...args.data } : {});
+const params = (args: Args): Record<string, string> => (typeof args.id === 'string' ? { id: args.id } : {});
+
+export function usersPermissionsCrud(app: App, handlers: CrudHandlers): SchemaExtension {
+  /** A user write: planned first (a selection that cannot be planned writes nothing), then read back. */
+  const userWrite =
+    (kind: 'create' | 'update' | 'destroy'): Resolver =>
+    async (_source, args: Args, context, info) => {
+      const ctx = contextOf(context);
+      const action = `${UP}user.${kind}`;
+      try {
+        if (!ctx.auth.allows(action)) throw forbidden();
+        const read = { uid: USER_UID, kind: 'findOne' as const, action };
+        const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, 'Mutation');
+        const answer = async (id: unknown) => readRoot(app, { ...plan, id: String(id) });
+        const handler = handlerOf(handlers.users(), kind);
+        if (kind === 'destroy') {
+          // the answer is the user as it was; the handler refuses an unknown id (404)
+          const text = await answer(args.id);
+          await callHandler(handler, ctx.http, {}, params(args));
+          return JSON.parse(text) as unknown;
+        }
+        const user = (await callHandler(handler, ctx.http, dataOf(args), params(args))) as Args;
+        return JSON.parse(await answer(user.id)) as unknown;
+      } catch (err) {
+        throw isAppError(err) ? err : new FieldFailure(err);
+      }
+    };
+
+  const roleWrite =
+    (action: 'createRole' | 'updateRole' | 'deleteRole'): Resolver =>
+    async (_source, args: Args, context) => {
+      const ctx = contextOf(context);
+      if (!ctx.auth.allows(`${UP}role.${action}`)) throw forbidden();
+      const handler = handlerOf(handlers.roles(), `role.${action}`);
+      return callHandler(handler, ctx.http, action === 'deleteRole' ? {} : dataOf(args), params(args));
+    };
+
+  const emailConfirmation: Resolver = async (_source, args: Args, context) => {
+    const ctx = contextOf(context);
+    if (!ctx.auth.allows(`${UP}auth.emailConfirmation`)) throw forbidden();
+    const handler = handlerOf(handlers.auth(), 'emailConfirmationAnswering');
+    return callHandler(handler, ctx.http, { confirmation: args.confirmation });
+  };
+
+  const types = [
+    extendType({
+      type: 'Mutation',
+      definition(t) {
+        const id = { id: nonNull(idArg()) };
+        const roleData = { data: nonNull(arg({ type: 'UsersPermissionsRoleInput' })) };
+        const userData = { data: nonNull(arg({ type: 'UsersPermissionsUserInput' })) };
+        t.field('createUsersPermissionsRole', {
+          type: 'UsersPermissionsCreateRolePayload',
+          description: 'Create a new role',
+          args: roleData,
+        });
+        t.field('updateUsersPermissionsRole', {
+          type: 'UsersPermissionsUpdateRolePayload',
+          description: 'Update an existing role',
+          args: { ...id, ...roleData },
+        });
+        t.field('deleteUsersPermissionsRole', {
+          type: 'UsersPermissionsDeleteRolePayload',
+          description: 'Delete an existing role',
+          args: id,
+        });
+        const user = 'UsersPermissionsUserEntityResponse';
+        t.nonNull.field('createUsersPermissionsUser', { type: user, description: 'Create a new user', args: userData });
+        t.nonNull.field('updateUsersPermissionsUser', {
+          type: user,
+          description: 'Update an existing user',
+          args: { ...id, ...userData },
+        });
+        t.nonNull.field('deleteUsersPermissionsUser', { type: user, description: 'Delete an existing user', args: id });
+        t.field('emailConfirmation', {
+          type: 'UsersPermissionsLoginPayload',
+          description: 'Confirm an email users email address',
+          args: { confirmation: nonNull(stringArg()) },
+        });
+      },
+    }),
+  ];
+
+  const ok = { ok: byName };
+  return {
+    types,
+    resolvers: {
+      Mutation: {
+        createUsersPermissionsRole: roleWrite('createRole'),
+        updateUsersPermissionsRole: roleWrite('updateRole'),
+        deleteUsersPermissionsRole: roleWrite('deleteRole'),
+        createUsersPermissionsUser: userWrite('create'),
+        updateUsersPermissionsUser: userWrite('update'),
+        deleteUsersPermissionsUser: userWrite('destroy'),
+        emailConfirmation,
+      },
+      UsersPermissionsCreateRolePayload: ok,
+      UsersPermissionsUpdateRolePayload: ok,
+      UsersPermissionsDeleteRolePayload: ok,
+    },
+  };
+}
