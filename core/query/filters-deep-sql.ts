@@ -13,6 +13,14 @@
  * related row again for every row above it: exponential in N, and a ten-hop
  * `[tags][articles][tags]…` filter could keep a connection busy for minutes.
  *
+ * A localized type's `localizations` (the same document's other locales) is the exception:
+ * a correlated EXISTS, one index lookup per row, since the locale to exclude is the row's own:
+ *
+ *   EXISTS (SELECT 1 FROM "articles" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."document_id"
+ *           AND "_vf1"."locale" IS DISTINCT FROM "articles"."locale" AND <status> AND <condition>)
+ *
+ * Relations below it match their targets in any locale (the read's status still applies).
+ *
  * Repeatable components and dynamic zones are EXISTS over the row's own items (no table is
  * read); a single component is read in place (`("data"->'seo')->>'metaTitle'`), no subquery.
  *
@@ -26,7 +34,7 @@
  */
 import { DEFAULT_SCOPE, scopeCondition, type Scope } from './scope-sql.ts';
 import type { Registry } from '../content-types/registry.ts';
-import { elementsOf, componentSource, hop, itemSource } from './paths-sql.ts';
+import { elementsOf, componentSource, hop, itemSource, stepScope } from './paths-sql.ts';
 import {
   COLUMNS,
   fragment,
@@ -209,6 +217,7 @@ function membership(
   match: SqlFragment,
 ): SqlFragment {
   const l = step.link;
+  if (l.kind === 'localizations') throw new Error('localizations are matched by a correlated EXISTS, not membership');
   if (l.kind === 'inverse') {
     if (src.kind === 'instance') throw new Error(`inverse relation ${step.attribute} read from a component`);
     // the documentIds the matching owners hold in their owning attribute
@@ -282,6 +291,19 @@ export function compileDeep(node: DeepNode, ctx: DeepContext, compile: Compile):
   if (node.type === 'component') {
     const match = compile(node.node, { ...ctx, uid: node.component, source: h.source, depth });
     const out = anyOrNone(h.from, h.where, match, orNone);
+    return { sql: `(${out.sql})`, bindings: out.bindings };
+  }
+  if (node.link.kind === 'localizations') {
+    // the same document's other rows, found through the version index from each row: a
+    // handful per row, so the correlated form costs no more than the uncorrelated set would
+    const inner = compile(node.node, {
+      ...ctx,
+      uid: node.target,
+      source: h.source,
+      scope: stepScope(node, scope),
+      depth,
+    });
+    const out = anyOrNone(h.from, h.where, inner, orNone);
     return { sql: `(${out.sql})`, bindings: out.bindings };
   }
   const match = compile(node.node, { ...ctx, uid: node.target, source: h.source, depth });

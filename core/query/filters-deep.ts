@@ -8,7 +8,8 @@ import type { Attribute, DynamicZoneAttribute } from '../content-types/types.ts'
 import { isPlainObject } from '../config/merge.ts';
 import { hasField, invalidField, stepThrough, type FieldOptions } from './fields.ts';
 import { asArray } from './filter-values.ts';
-import type { FieldRef, FilterNode } from './types.ts';
+import { isLocalized } from '../content-types/types.ts';
+import { LOCALIZATIONS, type FieldRef, type FilterNode, type RelationStep } from './types.ts';
 
 /**
  * Where a level of `filters` sits: operators placed directly on a relation apply to the
@@ -56,17 +57,54 @@ export function resolveThrough(
 ): FilterNode | undefined {
   const step = stepThrough(ctx.registry, name, attr, path, 'filters');
   if (!step) return dynamicZone(ctx, name, attr as DynamicZoneAttribute, value, path, depth, r);
-  if (step.type === 'relation') {
-    // a bare value or array on a relation, like its operators, tests the related `id`
-    const node = isWhere(value)
-      ? r.where({ ...ctx, uid: step.target, level: 'relation', elsewhere: undefined }, value, path, depth)
-      : r.operators(ID, value, path, depth);
-    return node && { ...step, node };
-  }
+  if (step.type === 'relation') return throughRelation(ctx, step, value, path, depth, r);
   // a component is not a value: only its attributes (and `id`) can be tested
   if (!isWhere(value)) throw invalidField(name, path, 'filters', true);
   const node = r.where({ ...ctx, uid: step.component, level: 'component', elsewhere: undefined }, value, path, depth);
   return node && { ...step, node };
+}
+
+/** The filter `value` on the related documents `step` reaches. */
+function throughRelation(
+  ctx: WhereContext,
+  step: RelationStep,
+  value: unknown,
+  path: string,
+  depth: number,
+  r: Resolvers,
+): FilterNode | undefined {
+  // a bare value or array on a relation, like its operators, tests the related `id`
+  const node = isWhere(value)
+    ? r.where({ ...ctx, uid: step.target, level: 'relation', elsewhere: undefined }, value, path, depth)
+    : r.operators(ID, value, path, depth);
+  return node && { ...step, node };
+}
+
+/**
+ * Whether `name` at this level is a localized type's `localizations` (its other locales),
+ * which it filters through as a to-many relation to itself.
+ */
+export function isLocalizationsKey(ctx: WhereContext, name: string): boolean {
+  if (name !== LOCALIZATIONS || !ctx.registry.hasContentType(ctx.uid)) return false;
+  const ct = ctx.registry.contentType(ctx.uid);
+  return isLocalized(ct) && !Object.hasOwn(ct.attributes, name);
+}
+
+/** `localizations`: the same document in its other locales matching `value`, as a relation level. */
+export function resolveLocalizations(
+  ctx: WhereContext,
+  value: unknown,
+  path: string,
+  depth: number,
+  r: Resolvers,
+): FilterNode | undefined {
+  const step: RelationStep = {
+    type: 'relation',
+    attribute: LOCALIZATIONS,
+    target: ctx.uid,
+    link: { kind: 'localizations', toMany: true },
+  };
+  return throughRelation(ctx, step, value, path, depth, r);
 }
 
 /**

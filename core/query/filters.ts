@@ -7,7 +7,13 @@ import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
 import { hasField, invalidField, isJsonField, resolveField, type FieldOptions } from './fields.ts';
 import { asArray, castFlag, castText, castValue } from './filter-values.ts';
-import { resolveThrough, type Resolvers, type WhereContext } from './filters-deep.ts';
+import {
+  isLocalizationsKey,
+  resolveLocalizations,
+  resolveThrough,
+  type Resolvers,
+  type WhereContext,
+} from './filters-deep.ts';
 import {
   FILTER_OPERATORS,
   type FieldRef,
@@ -135,6 +141,7 @@ function resolveWhere(
     }
     if (ctx.elsewhere?.has(key) && !hasField(ctx.registry, ctx.uid, key, ctx.options))
       return { type: 'absent', attribute: key };
+    if (isLocalizationsKey(ctx, key)) return resolveLocalizations(ctx, value, at, depth + 1, RESOLVERS);
     const resolved = resolveField(ctx.registry, ctx.uid, key, at, 'filters', ctx.options);
     if ('through' in resolved)
       return resolveThrough(ctx, key, resolved.through.attribute, value, at, depth + 1, RESOLVERS);

@@ -34,23 +34,45 @@ export interface Hop {
 function link(src: Source, step: RelationStep, alias: string): SqlFragment {
   const t = (c: string): string => qualified(alias, c);
   const l = step.link;
-  if (l.kind === 'inverse') {
-    if (src.kind === 'instance') throw new Error(`inverse relation ${step.attribute} read from a component`);
-    const id = outerColumn(src, COLUMNS.documentId);
-    const held = l.ownerToMany ? `jsonb_build_array(${id})` : id;
-    return { sql: `${t(COLUMNS.data)} @> jsonb_build_object(?::text, ${held})`, bindings: [l.owner] };
+  switch (l.kind) {
+    case 'inverse': {
+      if (src.kind === 'instance') throw new Error(`inverse relation ${step.attribute} read from a component`);
+      const id = outerColumn(src, COLUMNS.documentId);
+      const held = l.ownerToMany ? `jsonb_build_array(${id})` : id;
+      return { sql: `${t(COLUMNS.data)} @> jsonb_build_object(?::text, ${held})`, bindings: [l.owner] };
+    }
+    case 'localizations': {
+      // the same document (served by the version index), in a locale other than the row's
+      if (src.kind === 'instance') throw new Error(`${step.attribute} read from a component`);
+      const same = `${t(COLUMNS.documentId)} = ${outerColumn(src, COLUMNS.documentId)}`;
+      const other = `${t(COLUMNS.locale)} IS DISTINCT FROM ${outerColumn(src, COLUMNS.locale)}`;
+      return { sql: `${same} AND ${other}`, bindings: [] };
+    }
+    case 'media':
+    case 'owning': {
+      const d = outerDataOf(src);
+      const bindings = [...d.bindings, step.attribute];
+      const key = t(l.kind === 'media' ? COLUMNS.id : COLUMNS.documentId);
+      if (l.toMany) return { sql: `${d.sql}->? @> jsonb_build_array(${key})`, bindings };
+      return l.kind === 'media'
+        ? { sql: `${key} = (${d.sql}->>?)::bigint`, bindings }
+        : { sql: `${key} = ${d.sql}->>?`, bindings };
+    }
+    default:
+      return unreachable(l);
   }
-  const d = outerDataOf(src);
-  const bindings = [...d.bindings, step.attribute];
-  if (l.kind === 'media') {
-    return l.toMany
-      ? { sql: `${d.sql}->? @> jsonb_build_array(${t(COLUMNS.id)})`, bindings }
-      : { sql: `${t(COLUMNS.id)} = (${d.sql}->>?)::bigint`, bindings };
-  }
-  return l.toMany
-    ? { sql: `${d.sql}->? @> jsonb_build_array(${t(COLUMNS.documentId)})`, bindings }
-    : { sql: `${t(COLUMNS.documentId)} = ${d.sql}->>?`, bindings };
 }
+
+const unreachable = (l: never): never => {
+  throw new Error(`unknown relation link ${JSON.stringify(l)}`);
+};
+
+/**
+ * The scope the rows a step reaches are read in: the read's, but a document's other locales
+ * are in any locale (the read's status still applies).
+ */
+export const stepScope = (step: RelationStep, scope: Scope): Scope =>
+  step.link.kind === 'localizations' ? { ...scope, locale: null } : scope;
 
 /** The single instance of a component attribute: no subquery, its fields read in place. */
 export function componentSource(src: Source, attribute: string): InstanceSource {
@@ -96,7 +118,7 @@ export function hop(
   }
   const ct = registry.contentType(step.target);
   const tie = link(src, step, alias);
-  const inScope = scopeCondition(ct, alias, scope);
+  const inScope = scopeCondition(ct, alias, stepScope(step, scope));
   const source: RowSource = { alias, table: ct.collectionName };
   return {
     from: { sql: `${quote(ct.collectionName)} AS ${quote(alias)}`, bindings: [] },

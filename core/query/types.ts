@@ -201,7 +201,12 @@ export type RelationLink =
   /** the target rows hold this row's documentId in their `data[owner]` (an array when `ownerToMany`) */
   | { kind: 'inverse'; owner: string; ownerToMany: boolean; toMany: boolean }
   /** file ids (numbers) in this row's `data[attribute]` (an array when multiple), matching the files' `id` */
-  | { kind: 'media'; toMany: boolean };
+  | { kind: 'media'; toMany: boolean }
+  /**
+   * `localizations` of a localized type: the rows of the same table with this row's documentId
+   * and another locale, in the read's status (any locale). Filters only: sort refuses it.
+   */
+  | { kind: 'localizations'; toMany: true };
 
 /** A step through a relation or media attribute to the related documents (target: a content-type uid). */
 export interface RelationStep {

@@ -452,6 +452,30 @@ describe('drafts, locales and single types', () => {
     });
   });
 
+  it('filters through localizations: another locale of the same document matches, never its own', async () => {
+    await t.request('PUT', `/api/articles/${articles[0]}?locale=fr`, { data: { title: 'Un' } });
+    await t.request('POST', `/api/articles/${articles[0]}/actions/publish?locale=fr`);
+    const list = (locale: string, title: string) =>
+      gql(`{ articles(locale: "${locale}", filters: { localizations: { title: { eq: "${title}" } } }) {
+        data { id attributes { title locale } } } }`);
+    t.queries.length = 0;
+    const en = await list('en', 'Un');
+    expect(en.body.errors).toBeUndefined();
+    expect(en.body.data.articles.data).toEqual([{ id: articles[0], attributes: { title: 'A00', locale: 'en' } }]);
+    expect(reads()).toHaveLength(1);
+    expect(reads()[0]).toContain('"_vf1"."locale" IS DISTINCT FROM');
+    expect((await list('en', 'A00')).body.data.articles.data).toEqual([]);
+    const fr = await list('fr', 'A00');
+    expect(fr.body.data.articles.data).toEqual([{ id: articles[0], attributes: { title: 'Un', locale: 'fr' } }]);
+    const combined = await gql(`{ articles(locale: "en", sort: "title", filters: {
+      or: [{ localizations: { title: { eq: "Un" } } }, { title: { eq: "A05" } }],
+      not: { localizations: { title: { eq: "nope" } } } }) { data { attributes { title } } } }`);
+    expect(combined.body.data.articles.data).toEqual([
+      { attributes: { title: 'A00' } },
+      { attributes: { title: 'A05' } },
+    ]);
+  });
+
   it('reads a single type', async () => {
     const none = await gql('{ global { data { id } } }');
     expect(none.body).toEqual({ data: { global: { data: null } } });

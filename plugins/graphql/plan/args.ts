@@ -6,6 +6,8 @@
 import {
   type ContentType,
   type FilterNode,
+  isLocalized,
+  LOCALIZATIONS,
   paginationError,
   type Registry,
   resolveFilters,
@@ -40,6 +42,9 @@ function stepInto(registry: Registry, uid: string, key: string): string | undefi
   const attr = Object.hasOwn(attrs, key) ? attrs[key] : undefined;
   if (attr?.type === 'relation') return attr.target;
   if (attr?.type === 'component') return attr.component;
+  // a localized type's other locales: the core filters through them as a relation to itself
+  if (!attr && key === LOCALIZATIONS && registry.hasContentType(uid) && isLocalized(registry.contentType(uid)))
+    return uid;
   return undefined;
 }
 

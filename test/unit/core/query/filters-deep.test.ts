@@ -6,6 +6,8 @@ import { applyFilters, compileFilters, resolveFilters } from '../../../../core/q
 import type { Scope } from '../../../../core/query/scope-sql.ts';
 import type { FieldRef, FilterNode } from '../../../../core/query/types.ts';
 import { blogRegistry } from '../../../helpers/blog-registry.ts';
+import { checkQueryLimits } from '../../../../core/query/bounds.ts';
+import { assertQueryAccess } from '../../../../core/auth/query-access.ts';
 
 const ARTICLE = 'api::article.article';
 const AUTHOR = 'api::author.author';
@@ -275,5 +277,38 @@ describe('compileFilters: deep SQL', () => {
     });
     expect(sql).not.toContain('DROP');
     expect(bindings).toContain(`%${hostile}%`);
+  });
+});
+
+describe('localizations', () => {
+  it('resolves as a relation to the same type on localized types only, and compiles to a correlated EXISTS', () => {
+    expect(resolve({ localizations: { title: 'B' } })).toEqual({
+      type: 'relation',
+      attribute: 'localizations',
+      target: ARTICLE,
+      link: { kind: 'localizations', toMany: true },
+      node: { type: 'condition', field: attr('title', 'string'), operator: '$eq', value: 'B' },
+    });
+    expect(errorOf(() => resolve({ localizations: { name: 'x' } }, TAG)).message).toBe('Invalid key localizations');
+    const { sql, bindings } = where({ localizations: { title: 'B' } });
+    expect(sql).toBe(
+      '(EXISTS (SELECT 1 FROM "articles" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."document_id" AND ' +
+        '"_vf1"."locale" IS DISTINCT FROM "articles"."locale" AND "_vf1"."published_at" IS NOT NULL AND ' +
+        '("_vf1"."data" @> $1::jsonb)))',
+    );
+    expect(bindings).toEqual(['{"title":"B"}']);
+    // drafts: the read's status, any locale
+    expect(where({ localizations: { $null: true } }, ARTICLE, { status: 'draft', locale: 'en' }).sql).toBe(
+      '(NOT EXISTS (SELECT 1 FROM "articles" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."document_id" AND ' +
+        '"_vf1"."locale" IS DISTINCT FROM "articles"."locale" AND "_vf1"."published_at" IS NULL))',
+    );
+  });
+
+  it('counts as a relation hop for maxQueryDepth and needs find on the type', () => {
+    const node = resolve({ localizations: { localizations: { title: 'x' } } });
+    expect(() => checkQueryLimits({ filters: node }, { maxDepth: 1, maxConditions: 10 })).toThrow(/maxQueryDepth/);
+    expect(() => checkQueryLimits({ filters: node }, { maxDepth: 2, maxConditions: 10 })).not.toThrow();
+    expect(() => assertQueryAccess({ filters: node }, () => false)).toThrow(/Invalid key localizations/);
+    expect(() => assertQueryAccess({ filters: node }, () => true)).not.toThrow();
   });
 });
