@@ -55,7 +55,7 @@ describe('filters[localizations]', () => {
   });
 
   it('combines with $or and $not, and tests presence like a relation', async () => {
-    const mine = `filters[documentId][$in][0]=${both}&filters[documentId][$in][1]=${draftFr}&filters[documentId][$in][2]=${alone}`;
+    const mine = [both, draftFr, alone].map((id, i) => `filters[documentId][$in][${i}]=${id}`).join('&');
     const ids = async (q: string) => (await found(`locale=en&${mine}&${q}&sort=title`)).map(([id]) => id);
     expect(await ids('filters[$or][0][localizations][title][$eq]=L10n-B&filters[$or][1][title][$eq]=L10n-X')).toEqual([
       both,
