@@ -13,7 +13,6 @@ import {
   type App,
   applicationError,
   type DocumentApi,
-  forbidden,
   isAppError,
   notFound,
   resolveFilters,
@@ -23,6 +22,7 @@ import { FieldFailure } from '../errors.ts';
 import type { ExecuteContext } from '../operation.ts';
 import { localeOf } from '../plan/args.ts';
 import type { RootPlan } from '../plan/root.ts';
+import { allow } from '../resolver-context.ts';
 import { readRoot } from '../run.ts';
 import type { MutationRoot } from '../schema/mutations.ts';
 import type { RootField, SchemaModel } from '../schema/model.ts';
@@ -108,7 +108,7 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
     async (_source, args: Args, context, info) => {
       const ctx = context as ExecuteContext;
       try {
-        if (!ctx.auth.allows(root.action)) throw forbidden();
+        allow(ctx, root.action);
         const locale = localeOf(args.locale);
         const id = typeof args.id === 'string' ? args.id : undefined;
         // planned before writing: a selection that cannot be planned (a bad argument) writes nothing

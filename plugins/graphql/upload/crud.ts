@@ -11,41 +11,27 @@
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import { arg, extendType, idArg, nonNull } from 'nexus';
-import { forbidden, validationError } from '../../../core/index.ts';
+import { validationError } from '../../../core/index.ts';
 import type { FileInfo, UploadService } from '../../upload/service.ts';
-import type { ResolverContext } from '../resolver-context.ts';
+import { allow, plainInput } from '../resolver-context.ts';
 import type { SchemaExtension } from '../schema/build.ts';
+import { DESTROY, infoOf, rowId, UPLOAD } from './operations.ts';
 import { fileResponse } from './shape.ts';
 
 type Resolver = GraphQLFieldResolver<unknown, unknown>;
 type Args = Record<string, unknown>;
 
-const UPLOAD = 'plugin::upload.content-api.upload';
-const DESTROY = 'plugin::upload.content-api.destroy';
 const EDITABLE = new Set(['name', 'alternativeText', 'caption']);
 
-function allow(context: unknown, action: string): void {
-  if (!(context as ResolverContext).auth.allows(action)) throw forbidden();
-}
-
-/** A row id; anything else names no file (`data: null`, as an unknown id). */
-function idOf(raw: unknown): number | null {
-  return typeof raw === 'string' && /^\d{1,15}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : null;
-}
-
+/** `updateFileInfo`'s info, from an `UploadFileInput` that must hold nothing else. */
 function editOf(data: unknown): FileInfo {
-  const d: Args = typeof data === 'object' && data !== null ? { ...data } : {};
+  const d = plainInput(data);
   const other = Object.keys(d).filter((key) => !EDITABLE.has(key) && d[key] !== null && d[key] !== undefined);
   if (other.length > 0)
     throw validationError(`Only name, alternativeText and caption can be changed: ${other.join(', ')}`, {
       keys: other,
     });
-  const info: FileInfo = {};
-  if (typeof d.name === 'string' && d.name !== '') info.name = d.name;
-  for (const key of ['alternativeText', 'caption'] as const) {
-    if (typeof d[key] === 'string' || d[key] === null) info[key] = d[key] as string | null;
-  }
-  return info;
+  return infoOf(d);
 }
 
 export function uploadFileCrud(service: () => UploadService): SchemaExtension {
@@ -56,13 +42,14 @@ export function uploadFileCrud(service: () => UploadService): SchemaExtension {
   const updateUploadFile: Resolver = async (_source, args: Args, context, info) => {
     allow(context, UPLOAD);
     const edit = editOf(args.data);
-    const id = idOf(args.id);
+    // an unknown id, or one that names no file, answers `data: null`
+    const id = rowId(args.id);
     if (id === null || !(await service().findById(id))) return fileResponse(null, info);
     return fileResponse(await service().updateInfo(id, edit), info);
   };
   const deleteUploadFile: Resolver = async (_source, args: Args, context, info) => {
     allow(context, DESTROY);
-    const id = idOf(args.id);
+    const id = rowId(args.id);
     return fileResponse(id === null ? null : await service().remove(id), info);
   };
 

@@ -8,21 +8,16 @@ import { arg, extendType, idArg, list, nonNull, stringArg } from 'nexus';
 import { DOCUMENT_ID, forbidden, notFound, type RequestAuth, validationError } from '../../../core/index.ts';
 import type { IncomingFile } from '../../upload/multipart.ts';
 import type { FileInfo, UploadService } from '../../upload/service.ts';
-import type { ResolverContext } from '../resolver-context.ts';
+import { allow } from '../resolver-context.ts';
 import type { SchemaExtension } from '../schema/build.ts';
 import { fileResponse } from './shape.ts';
 
 type Resolver = GraphQLFieldResolver<unknown, unknown>;
 type Args = Record<string, unknown>;
 
-const UPLOAD = 'plugin::upload.content-api.upload';
-const DESTROY = 'plugin::upload.content-api.destroy';
-
-function allow(context: unknown, action: string): RequestAuth {
-  const { auth } = context as ResolverContext;
-  if (!auth.allows(action)) throw forbidden();
-  return auth;
-}
+/** upload's actions: `upload` to write a file, `destroy` to delete one */
+export const UPLOAD = 'plugin::upload.content-api.upload';
+export const DESTROY = 'plugin::upload.content-api.destroy';
 
 /** An `Upload` value: only a multipart request's file part is one (JSON cannot make a Buffer). */
 function fileOf(value: unknown, key: string): IncomingFile {
@@ -32,7 +27,8 @@ function fileOf(value: unknown, key: string): IncomingFile {
   return f;
 }
 
-function infoOf(value: unknown): FileInfo {
+/** What a file's info may change (`FileInfoInput`): its name, alternative text and caption. */
+export function infoOf(value: unknown): FileInfo {
   const info: FileInfo = {};
   if (typeof value !== 'object' || value === null) return info;
   const v = value as Record<string, unknown>;
@@ -43,10 +39,14 @@ function infoOf(value: unknown): FileInfo {
   return info;
 }
 
+/** A file's row id; null for anything that names none. */
+export const rowId = (raw: unknown): number | null =>
+  typeof raw === 'string' && /^\d{1,15}$/.test(raw) && Number(raw) >= 1 ? Number(raw) : null;
+
 function idOf(raw: unknown): number {
-  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw) || Number(raw) < 1)
-    throw validationError('Invalid file id', { key: 'id' });
-  return Number(raw);
+  const id = rowId(raw);
+  if (id === null) throw validationError('Invalid file id', { key: 'id' });
+  return id;
 }
 
 /** `ref`, `refId` and `field` together link the uploads; linking needs `<ref>.update`, as in REST. */

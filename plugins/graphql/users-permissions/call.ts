@@ -3,9 +3,16 @@
  * (its address, auth, logger: the same rate-limit keys, the same checks) with the operation's
  * input as its body, and what it answers is captured instead of sent.
  */
-import type { RequestContext } from '../../../core/index.ts';
+import { configurationError, type RequestContext } from '../../../core/index.ts';
 
 export type Handler = (ctx: RequestContext) => Promise<void>;
+
+/** The handler users-permissions exposes for `action`. */
+export function handlerOf(handlers: Record<string, Handler>, action: string): Handler {
+  const handler = handlers[action];
+  if (!handler) throw configurationError(`users-permissions has no handler for ${action}`);
+  return handler;
+}
 
 export async function callHandler(
   handler: Handler,

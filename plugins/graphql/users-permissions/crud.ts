@@ -7,14 +7,14 @@
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import { arg, extendType, idArg, nonNull, stringArg } from 'nexus';
-import { configurationError, forbidden, isAppError, isPlainObject } from '../../../core/index.ts';
-import type { App } from '../../../core/index.ts';
+import { type App, isAppError } from '../../../core/index.ts';
 import { FieldFailure } from '../errors.ts';
 import type { ExecuteContext } from '../operation.ts';
 import type { RootPlan } from '../plan/root.ts';
+import { allow, byName, plainInput, withHttp } from '../resolver-context.ts';
 import { readRoot } from '../run.ts';
 import type { SchemaExtension } from '../schema/build.ts';
-import { callHandler, type Handler } from './call.ts';
+import { callHandler, type Handler, handlerOf } from './call.ts';
 
 const USER_UID = 'plugin::users-permissions.user';
 const UP = 'plugin::users-permissions.';
@@ -31,23 +31,6 @@ export interface CrudHandlers {
   auth: () => Record<string, Handler>;
 }
 
-const byName: Resolver = (source, _args, _ctx, info) =>
-  isPlainObject(source) ? (source as Record<string, unknown>)[info.fieldName] : undefined;
-
-function contextOf(context: unknown): ExecuteContext & { http: NonNullable<ExecuteContext['http']> } {
-  const ctx = context as ExecuteContext;
-  if (!ctx.http) throw configurationError('GraphQL: users-permissions operations need the HTTP request');
-  return ctx as ExecuteContext & { http: NonNullable<ExecuteContext['http']> };
-}
-
-function handlerOf(handlers: Record<string, Handler>, action: string): Handler {
-  const handler = handlers[action];
-  if (!handler) throw configurationError(`users-permissions has no handler for ${action}`);
-  return handler;
-}
-
-// graphql's argument objects have no prototype: copied, REST's checks take them for plain objects
-const dataOf = (args: Args): Args => (typeof args.data === 'object' && args.data !== null ? { ...args.data } : {});
 const params = (args: Args): Record<string, string> => (typeof args.id === 'string' ? { id: args.id } : {});
 
 export function usersPermissionsCrud(app: App, handlers: CrudHandlers): SchemaExtension {
@@ -55,10 +38,10 @@ export function usersPermissionsCrud(app: App, handlers: CrudHandlers): SchemaEx
   const userWrite =
     (kind: 'create' | 'update' | 'destroy'): Resolver =>
     async (_source, args: Args, context, info) => {
-      const ctx = contextOf(context);
+      const ctx = withHttp<ExecuteContext>(context);
       const action = `${UP}user.${kind}`;
       try {
-        if (!ctx.auth.allows(action)) throw forbidden();
+        allow(ctx, action);
         const read = { uid: USER_UID, kind: 'findOne' as const, action };
         const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, 'Mutation');
         const answer = async (id: unknown) => readRoot(app, { ...plan, id: String(id) });
@@ -69,7 +52,7 @@ export function usersPermissionsCrud(app: App, handlers: CrudHandlers): SchemaEx
           await callHandler(handler, ctx.http, {}, params(args));
           return JSON.parse(text) as unknown;
         }
-        const user = (await callHandler(handler, ctx.http, dataOf(args), params(args))) as Args;
+        const user = (await callHandler(handler, ctx.http, plainInput(args.data), params(args))) as Args;
         return JSON.parse(await answer(user.id)) as unknown;
       } catch (err) {
         throw isAppError(err) ? err : new FieldFailure(err);
@@ -79,15 +62,15 @@ export function usersPermissionsCrud(app: App, handlers: CrudHandlers): SchemaEx
   const roleWrite =
     (action: 'createRole' | 'updateRole' | 'deleteRole'): Resolver =>
     async (_source, args: Args, context) => {
-      const ctx = contextOf(context);
-      if (!ctx.auth.allows(`${UP}role.${action}`)) throw forbidden();
+      const ctx = withHttp(context);
+      allow(ctx, `${UP}role.${action}`);
       const handler = handlerOf(handlers.roles(), `role.${action}`);
-      return callHandler(handler, ctx.http, action === 'deleteRole' ? {} : dataOf(args), params(args));
+      return callHandler(handler, ctx.http, action === 'deleteRole' ? {} : plainInput(args.data), params(args));
     };
 
   const emailConfirmation: Resolver = async (_source, args: Args, context) => {
-    const ctx = contextOf(context);
-    if (!ctx.auth.allows(`${UP}auth.emailConfirmation`)) throw forbidden();
+    const ctx = withHttp(context);
+    allow(ctx, `${UP}auth.emailConfirmation`);
     const handler = handlerOf(handlers.auth(), 'emailConfirmationAnswering');
     return callHandler(handler, ctx.http, { confirmation: args.confirmation });
   };

@@ -6,27 +6,16 @@
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import { arg, extendType, nonNull, stringArg } from 'nexus';
-import {
-  type App,
-  configurationError,
-  type Doc,
-  forbidden,
-  isPlainObject,
-  resolveFilters,
-  unauthorized,
-} from '../../../core/index.ts';
-import type { ResolverContext } from '../resolver-context.ts';
+import { type App, type Doc, isPlainObject, resolveFilters, unauthorized } from '../../../core/index.ts';
+import { allow, byName, plainInput, withHttp } from '../resolver-context.ts';
 import type { SchemaExtension } from '../schema/build.ts';
-import { callHandler, type Handler } from './call.ts';
+import { callHandler, type Handler, handlerOf } from './call.ts';
 
 const USER_UID = 'plugin::users-permissions.user';
 const AUTH = 'plugin::users-permissions.auth.';
 
 type Resolver = GraphQLFieldResolver<unknown, unknown>;
 
-/** Fields of plain objects (not the read's aliased JSON): read by field name. */
-const byName: Resolver = (source, _args, _ctx, info) =>
-  isPlainObject(source) ? (source as Record<string, unknown>)[info.fieldName] : undefined;
 const plain = (...names: string[]) => Object.fromEntries(names.map((name) => [name, byName]));
 
 /** A user with its role, as `me` answers (the users' REST `me` route reads the same row). */
@@ -35,31 +24,20 @@ async function readMe(app: App, id: unknown): Promise<Doc | null> {
   return app.documents(USER_UID).findFirst({ filters, populate: { role: {} } });
 }
 
-function contextOf(context: unknown): ResolverContext & { http: NonNullable<ResolverContext['http']> } {
-  const ctx = context as ResolverContext;
-  if (!ctx.http) throw configurationError('GraphQL: users-permissions operations need the HTTP request');
-  return { auth: ctx.auth, http: ctx.http };
-}
-
 export function usersPermissionsOperations(app: App, handlers: () => Record<string, Handler>): SchemaExtension {
   /** A mutation calling the REST handler of `plugin::users-permissions.auth.<action>`. */
   const viaRest =
     (action: string, input: (args: Record<string, unknown>) => Record<string, unknown>): Resolver =>
     async (_source, args, context) => {
-      const { auth, http } = contextOf(context);
-      if (!auth.allows(AUTH + action)) throw forbidden();
-      const handler = handlers()[action];
-      if (!handler) throw configurationError(`users-permissions has no handler for ${action}`);
-      return callHandler(handler, http, input(args));
+      const { http } = withHttp(context);
+      allow(context, AUTH + action);
+      return callHandler(handlerOf(handlers(), action), http, input(args));
     };
-  // graphql's argument objects have no prototype: copied, REST's checks take them for plain objects
-  const inputArg = (args: Record<string, unknown>): Record<string, unknown> =>
-    typeof args.input === 'object' && args.input !== null ? { ...args.input } : {};
+  const inputArg = (args: Record<string, unknown>): Record<string, unknown> => plainInput(args.input);
   const asIs = (args: Record<string, unknown>) => ({ ...args });
 
   const me: Resolver = async (_source, _args, context) => {
-    const { auth } = context as ResolverContext;
-    if (!auth.allows('plugin::users-permissions.user.me')) throw forbidden();
+    const auth = allow(context, 'plugin::users-permissions.user.me');
     // an API token or the Public role has no "me"
     if (auth.strategy !== 'users-permissions' || !auth.credentials) throw unauthorized('Unauthorized');
     const user = await readMe(app, auth.credentials.id);
