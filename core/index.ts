@@ -100,7 +100,8 @@ export { authorizeQuery, assertQueryAccess } from './auth/query-access.ts';
 export { findActionOf, MEDIA_FIND_ACTION } from './auth/populate-access.ts';
 export type { RequestAuth } from './auth/types.ts';
 
-// HTTP: routes, their context and route middleware
+// HTTP: routes, their context and route middleware; a bound on a request's concurrent work
+export { mapLimit } from './map-limit.ts';
 export type { HttpMethod, HttpServer, RequestContext, RequestState, Route, RouteMiddleware } from './http/server.ts';
 
 // Errors: the one catalog every thrown error comes from

@@ -49,10 +49,12 @@ interface Counts {
   fields: number;
 }
 
-/** Aliases and root fields of every operation in the document, against the limits. */
-export function checkDocumentCounts(doc: DocumentNode, limits: DocumentLimits): LimitFailure | null {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+/** Aliases and root fields of every operation in the document (`fragments`: its own), against the limits. */
+export function checkDocumentCounts(
+  doc: DocumentNode,
+  fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+  limits: DocumentLimits,
+): LimitFailure | null {
   // past this, the exact count no longer matters: saturate rather than overflow into Infinity
   const cap = Math.max(limits.maxAliases, limits.maxRootFields) + 1;
   const memo = new Map<SelectionSetNode, Counts>();
@@ -74,7 +76,7 @@ export function checkDocumentCounts(doc: DocumentNode, limits: DocumentLimits): 
         add(count(sel.selectionSet));
       } else {
         const name = sel.name.value;
-        const fragment = fragments.get(name);
+        const fragment = Object.hasOwn(fragments, name) ? fragments[name] : undefined;
         // unknown and cyclic spreads are validation's to refuse
         if (!fragment || entered.has(name)) continue;
         entered.add(name);

@@ -7,7 +7,6 @@
 import {
   type ASTVisitor,
   type FieldNode,
-  type FragmentDefinitionNode,
   GraphQLError,
   Kind,
   type SelectionNode,
@@ -18,17 +17,13 @@ import {
 
 export function depthLimit(max: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const def of context.getDocument().definitions) {
-      if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-    }
     const heights = new Map<SelectionSetNode, number>();
     const entered = new Set<string>();
     /** The selection set a fragment selection stands for; none for unknown or cyclic ones (refused elsewhere). */
     const inner = (sel: SelectionNode): SelectionSetNode | undefined => {
       if (sel.kind === Kind.INLINE_FRAGMENT) return sel.selectionSet;
       if (sel.kind !== Kind.FRAGMENT_SPREAD || entered.has(sel.name.value)) return undefined;
-      return fragments.get(sel.name.value)?.selectionSet;
+      return context.getFragment(sel.name.value)?.selectionSet;
     };
     /** How many levels below its own fields a selection set's deepest counted field is. */
     const height = (set: SelectionSetNode): number => {

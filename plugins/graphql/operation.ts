@@ -17,19 +17,18 @@ import {
   type GraphQLFieldResolver,
   type GraphQLFormattedError,
   type GraphQLSchema,
-  Kind,
   NoSchemaIntrospectionCustomRule,
   type OperationDefinitionNode,
   parse,
   specifiedRules,
   validate,
 } from 'graphql';
-import { type App, isAppError, type RequestAuth, type RequestContext } from '../../core/index.ts';
+import { type App, isAppError, mapLimit, type RequestAuth, type RequestContext } from '../../core/index.ts';
 import { FieldFailure, forbiddenError, formatError, requestError } from './errors.ts';
 import { depthLimit } from './limits.ts';
 import { checkDocumentCounts, checkQuerySize, checkVariablesSize, type DocumentLimits } from './document-limits.ts';
 import { amountLimitError, isAmountLimit } from './plan/amount.ts';
-import { type OperationContext, rootFields } from './plan/collect.ts';
+import { fragmentsOf, type OperationContext, rootFields } from './plan/collect.ts';
 import type { PlanContext, PlanLimits } from './plan/context.ts';
 import { planRoot, type RootPlan } from './plan/root.ts';
 import type { ResolverContext } from './resolver-context.ts';
@@ -40,6 +39,12 @@ export interface GraphqlRequest {
   query: unknown;
   variables?: unknown;
   operationName?: unknown;
+}
+
+/** A parsed, valid document and its fragments by name. */
+interface Parsed {
+  doc: DocumentNode;
+  fragments: Record<string, FragmentDefinitionNode>;
 }
 
 export interface Answer {
@@ -100,18 +105,22 @@ export function createOperations(deps: OperationDeps) {
     ...(deps.depthLimit > 0 ? [depthLimit(deps.depthLimit)] : []),
     ...(deps.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
-  // parsed and validated documents by text (validation depends only on the schema and the text)
-  const cache = new Map<string, DocumentNode | GraphQLFormattedError[]>();
+  // parsed and validated documents (with their fragments) by text: validation depends only on the schema and the text
+  const cache = new Map<string, Parsed | GraphQLFormattedError[]>();
 
-  function documentOf(query: string): { doc: DocumentNode } | Answer {
+  function documentOf(query: string): Parsed | Answer {
     let cached = cache.get(query);
     if (!cached) {
       try {
         const doc = parse(query, { maxTokens: deps.maxTokens });
+        const fragments = fragmentsOf(doc);
         // before validation, whose cost grows faster than the document's
-        const tooMany = checkDocumentCounts(doc, deps.documentLimits);
+        const tooMany = checkDocumentCounts(doc, fragments, deps.documentLimits);
         const errors = tooMany ? [new GraphQLError(tooMany.message)] : validate(schema, doc, rules);
-        cached = errors.length > 0 ? errors.map((e) => requestError(e.message, 'GRAPHQL_VALIDATION_FAILED', e)) : doc;
+        cached =
+          errors.length > 0
+            ? errors.map((e) => requestError(e.message, 'GRAPHQL_VALIDATION_FAILED', e))
+            : { doc, fragments };
       } catch (err) {
         // graphql's parser and validation recurse: a document nested deeply enough overflows the stack
         // before maxTokens stops it (a RangeError, whose message says nothing to the caller)
@@ -124,7 +133,7 @@ export function createOperations(deps: OperationDeps) {
         cache.set(query, cached);
       }
     }
-    return Array.isArray(cached) ? answer(400, cached) : { doc: cached as DocumentNode };
+    return Array.isArray(cached) ? answer(400, cached) : cached;
   }
 
   /** Plan every root field; null when one needs `execute` (not a shadow CRUD read, or drafts). */
@@ -247,7 +256,7 @@ export function createOperations(deps: OperationDeps) {
     if (tooLarge) return answer(tooLarge.status, [requestError(tooLarge.message, 'BAD_REQUEST')]);
     const parsed = documentOf(request.query);
     if (!('doc' in parsed)) return parsed;
-    const { doc } = parsed;
+    const { doc, fragments } = parsed;
     const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
     const operation = getOperationAST(doc, operationName);
     if (!operation) {
@@ -271,8 +280,6 @@ export function createOperations(deps: OperationDeps) {
         400,
         coerced.errors.map((e) => requestError(e.message, 'BAD_USER_INPUT', e)),
       );
-    const fragments: Record<string, FragmentDefinitionNode> = {};
-    for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
     const op: OperationContext = { schema, fragments, variables: coerced.coerced };
     if (operation.operation === 'query') {
       try {
@@ -287,18 +294,4 @@ export function createOperations(deps: OperationDeps) {
   }
 
   return { run };
-}
-
-/** `fn` over `items`, at most `limit` running at once; results in the items' order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

@@ -38,24 +38,3 @@ export function createApi(base: string, token?: string): Api {
     form: (path, form) => send('POST', path, { body: form }),
   };
 }
-
-/**
- * Run `fn` over `items` with at most `limit` calls in flight; results keep the input order.
- * Seeding one request at a time would leave the server (and its pool) mostly idle.
- */
-export async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}

@@ -5,7 +5,7 @@
  * same on every run although requests run concurrently.
  */
 import type { Api } from './http.ts';
-import { mapLimit } from './http.ts';
+import { mapLimit } from '../../core/map-limit.ts';
 import { createRandom } from './prng.ts';
 import { createDataset, MEDIA_SIZES, type Refs } from './dataset.ts';
 import { makePng } from './png.ts';

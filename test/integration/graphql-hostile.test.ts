@@ -141,6 +141,11 @@ describe('hostile GraphQL documents', () => {
     const res = await post(raw);
     expect(res.status).toBeLessThan(500);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // fragments named like Object.prototype's keys are fragments like any other
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      const named = await gql(`{ ...${name} } fragment ${name} on Query { __typename }`);
+      expect(named.body, name).toEqual({ data: { __typename: 'Query' } });
+    }
     await stillServes();
   });
 

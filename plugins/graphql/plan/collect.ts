@@ -4,6 +4,7 @@
  * whose condition the type satisfies, minus what `@skip`/`@include` leave out.
  */
 import {
+  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   GraphQLIncludeDirective,
@@ -21,6 +22,14 @@ export interface OperationContext {
   schema: GraphQLSchema;
   fragments: Record<string, FragmentDefinitionNode>;
   variables: Record<string, unknown>;
+}
+
+/** A document's fragment definitions by name. */
+export function fragmentsOf(doc: DocumentNode): Record<string, FragmentDefinitionNode> {
+  // no prototype: a fragment may be named `__proto__` or `constructor`
+  const fragments: Record<string, FragmentDefinitionNode> = Object.create(null);
+  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  return fragments;
 }
 
 /** Response key → the field nodes merged under it (same field, possibly several sub-selections). */
