@@ -81,8 +81,6 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app = await createVellumApp({
       logger: pino({ level: process.env.VELLUM_TEST_LOG ?? 'silent' }),
       ...rest,
-      // a test starts from an empty database: no demo content (examples/blog's first-start seed), unless asked
-      env: { VELLUM_DEMO_CONTENT: 'false', ...rest.env },
       appDir,
       databaseUrl: database.url,
       onQuery: (statement) => queries.push(statement),

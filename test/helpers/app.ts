@@ -25,7 +25,11 @@ export interface TestApp extends Omit<KitApp, 'request'> {
   ): Promise<TestResponse<T>>;
 }
 
-/** A test app on this run's PostgreSQL server; the blog example unless another appDir is given. */
+/**
+ * A test app on this run's PostgreSQL server; the blog example unless another appDir is given,
+ * starting empty: no demo content (the blog's first-start seed), unless a test asks for it.
+ */
 export async function startApp(options: Partial<Omit<TestAppOptions, 'adminUrl'>> = {}): Promise<TestApp> {
-  return createTestApp({ appDir: BLOG, ...options, adminUrl: inject('databaseAdminUrl') });
+  const env = { VELLUM_DEMO_CONTENT: 'false', ...options.env };
+  return createTestApp({ appDir: BLOG, ...options, env, adminUrl: inject('databaseAdminUrl') });
 }
