@@ -1,15 +1,12 @@
 /**
  * The schema, built once at bootstrap from the registry with Nexus (no file written: no typegen,
- * no SDL output). Strapi prunes what nothing reaches (`pruneSchema`); so does this, keeping the
- * input and payload types of the operations still to come.
+ * no SDL output). Strapi prunes what nothing reaches (`pruneSchema`); so does this.
  */
 import { type GraphQLFieldResolver, GraphQLSchema, isObjectType } from 'graphql';
 import { makeSchema } from 'nexus';
-import { FILE_UID, type Registry } from '../../../core/index.ts';
-import * as n from '../naming.ts';
+import type { Registry } from '../../../core/index.ts';
 import { commonTypes } from './common.ts';
 import type { BuildContext } from './context.ts';
-import { fileInfoInput, USERS_PERMISSIONS_TYPES, usersPermissionsTypes } from './extra.ts';
 import { componentInputs, contentTypeInputs } from './inputs.ts';
 import { isExposed, type RootField, type SchemaModel, typeNames } from './model.ts';
 import { componentOutputs, contentTypeOutputs } from './outputs.ts';
@@ -31,9 +28,6 @@ export interface BuiltSchema {
   schema: GraphQLSchema;
   model: SchemaModel;
 }
-
-const LOCALE_UID = 'plugin::i18n.locale';
-const USER_UID = 'plugin::users-permissions.user';
 
 /**
  * Build the shadow CRUD schema. `resolveRoot` gives each Query field its resolver (the one
@@ -74,8 +68,6 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
       ...componentOutputs(ctx, c.uid),
       ...componentInputs(ctx, c.uid),
     ]),
-    ...(shadowCRUD && registry.hasContentType(USER_UID) ? usersPermissionsTypes() : []),
-    ...(shadowCRUD && registry.hasContentType(FILE_UID) ? [fileInfoInput()] : []),
     queryType(ctx, exposed, roots),
     ...(mutation ? [mutation] : []),
     ...extensions.flatMap((e) => e.types),
@@ -87,17 +79,8 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
     nonNullDefaults: { input: false, output: false },
     features: { abstractTypeStrategies: { __typename: true } },
   });
-  // the mutations' inputs (and payloads) stay, though no field reaches them yet
-  const kept = [
-    ...exposed.filter((ct) => ct.uid !== LOCALE_UID).map((ct) => n.inputName(names.get(ct.uid)!)),
-    ...(shadowCRUD && registry.hasContentType(USER_UID) ? USERS_PERMISSIONS_TYPES : []),
-    ...(shadowCRUD && registry.hasContentType(FILE_UID) ? ['FileInfoInput', 'Upload'] : []),
-  ];
-  const config = full.toConfig();
-  const schema = new GraphQLSchema({
-    ...config,
-    types: kept.map((name) => full.getType(name)).filter((t) => t !== undefined),
-  });
+  // only what a root field reaches stays (Strapi's pruneSchema): e.g. the filters of a type nothing lists
+  const schema = new GraphQLSchema({ ...full.toConfig(), types: [] });
   const query = schema.getQueryType();
   const mutationRoot = schema.getMutationType();
   for (const type of Object.values(schema.getTypeMap())) {

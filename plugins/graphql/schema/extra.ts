@@ -1,6 +1,6 @@
 /**
- * Types of Strapi 4's custom operations (users-permissions' auth, upload's file info). The
- * operations come with the rest of #13; their types are in the schema already, as Strapi's.
+ * Types of Strapi 4's custom operations (users-permissions' auth and role payloads, upload's file
+ * info), added to the schema by the extensions that define those operations.
  */
 import { inputObjectType, objectType } from 'nexus';
 
@@ -63,19 +63,6 @@ export function usersPermissionsTypes() {
     okPayload('UsersPermissionsDeleteRolePayload'),
   ];
 }
-
-/** Names of the types above that no field reaches yet: kept in the schema all the same. */
-export const USERS_PERMISSIONS_TYPES = [
-  'UsersPermissionsMe',
-  'UsersPermissionsMeRole',
-  'UsersPermissionsRegisterInput',
-  'UsersPermissionsLoginInput',
-  'UsersPermissionsPasswordPayload',
-  'UsersPermissionsLoginPayload',
-  'UsersPermissionsCreateRolePayload',
-  'UsersPermissionsUpdateRolePayload',
-  'UsersPermissionsDeleteRolePayload',
-];
 
 export const fileInfoInput = () =>
   inputObjectType({

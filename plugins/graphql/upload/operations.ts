@@ -10,6 +10,7 @@ import type { IncomingFile } from '../../upload/multipart.ts';
 import type { FileInfo, UploadService } from '../../upload/service.ts';
 import { allow } from '../resolver-context.ts';
 import type { SchemaExtension } from '../schema/build.ts';
+import { fileInfoInput } from '../schema/extra.ts';
 import { fileResponse } from './shape.ts';
 
 type Resolver = GraphQLFieldResolver<unknown, unknown>;
@@ -88,6 +89,7 @@ export function uploadOperations(service: () => UploadService): SchemaExtension 
 
   const link = { refId: idArg(), ref: stringArg(), field: stringArg() };
   const types = [
+    fileInfoInput(),
     extendType({
       type: 'Mutation',
       definition(t) {

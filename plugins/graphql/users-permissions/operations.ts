@@ -9,6 +9,7 @@ import { arg, extendType, nonNull, stringArg } from 'nexus';
 import { type App, type Doc, isPlainObject, resolveFilters, unauthorized } from '../../../core/index.ts';
 import { allow, byName, plainInput, withHttp } from '../resolver-context.ts';
 import type { SchemaExtension } from '../schema/build.ts';
+import { usersPermissionsTypes } from '../schema/extra.ts';
 import { callHandler, type Handler, handlerOf } from './call.ts';
 
 const USER_UID = 'plugin::users-permissions.user';
@@ -52,6 +53,8 @@ export function usersPermissionsOperations(app: App, handlers: () => Record<stri
   };
 
   const types = [
+    // the payloads of this module's operations and of the users' and roles' writes (crud.ts)
+    ...usersPermissionsTypes(),
     extendType({
       type: 'Query',
       definition(t) {
