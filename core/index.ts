@@ -11,6 +11,8 @@ export { definePlugin } from './kernel/plugin.ts';
 export type { Plugin } from './kernel/plugin.ts';
 export type { Endpoint, Endpoints } from './kernel/endpoints.ts';
 export type { LogFormat } from './kernel/logger.ts';
+export { createPolicyContext, policiesPass, resolvePolicies } from './kernel/policies.ts';
+export type { PolicyContext, PolicyDeps, PolicyHandler, PolicyItem, ResolvedPolicy } from './kernel/policies.ts';
 export type { DatabaseSummary } from '../database/describe.ts';
 
 // Content-types: schema types and the registry plugins add their own types to

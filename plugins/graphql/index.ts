@@ -14,9 +14,14 @@ import { uploadPlugin } from '../upload/index.ts';
 import { uploadOperations } from './upload/operations.ts';
 import { uploadFileCrud } from './upload/crud.ts';
 import { usersPermissionsCrud } from './users-permissions/crud.ts';
+import { createExtensionService, type ExtensionService } from './extension/service.ts';
 
 export interface GraphqlApi {
   config: GraphqlConfig;
+  /** change the generated schema (`shadowCRUD`) and add to it (`use`), in `register` */
+  extension: ExtensionService;
+  /** Strapi's services by name, for `strapi.plugin('graphql').service('extension')` */
+  services: { extension: ExtensionService };
   /** the schema (once bootstrap has built it) */
   schema(): GraphQLSchema;
   /** what its types stand for */
@@ -48,8 +53,11 @@ export const graphqlPlugin = definePlugin({
   register(app): GraphqlApi {
     const config = app.pluginConfig('graphql', graphqlConfigSchema);
     const sources: MutationSource[] = [];
+    const extension = createExtensionService();
     const api: GraphqlApi = {
       config,
+      extension,
+      services: { extension },
       schema: () => builtOf(api).schema,
       model: () => builtOf(api).model,
       addMutations: (source) => {
@@ -92,6 +100,7 @@ export const graphqlPlugin = definePlugin({
       resolveMutation,
       mutations: api.mutationSources,
       extensions,
+      shadowCrud: api.extension.shadowCRUD,
     });
     model = api.built.model;
     if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {

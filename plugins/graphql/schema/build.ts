@@ -13,6 +13,7 @@ import { componentOutputs, contentTypeOutputs } from './outputs.ts';
 import { contentTypeMutations, type MutationRoot, type MutationSource, mutationType } from './mutations.ts';
 import { queryType, type RootResolver } from './queries.ts';
 import { SCALARS } from './scalars.ts';
+import type { ShadowCrud } from '../extension/shadow-crud.ts';
 
 /**
  * Operations added to the shadow CRUD (users-permissions', upload's): their Nexus types and
@@ -44,6 +45,8 @@ export interface BuildOptions {
   mutations?: MutationSource[];
   /** modules adding Nexus types and their resolvers (users-permissions' and upload's operations) */
   extensions?: SchemaExtension[];
+  /** what the app's `register` disabled through `extension.shadowCRUD(uid)` */
+  shadowCrud?: ShadowCrud;
 }
 
 export function buildSchema(registry: Registry, resolveRoot: RootResolver, options: BuildOptions = {}): BuiltSchema {
