@@ -10,9 +10,12 @@ import { type AppError, isAppError } from '../../core/index.ts';
 /** `PaginationError` → `PAGINATION_ERROR`. */
 const upperSnake = (name: string): string => name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 
+/** A policy's refusal is a FORBIDDEN too, as in Strapi (v4 says "Forbidden access" for all three). */
+const DENIED: ReadonlySet<string> = new Set(['ForbiddenError', 'UnauthorizedError', 'PolicyError']);
+
 /** The extensions code Strapi 4 gives one of its errors. */
 export function codeOf(err: AppError): string {
-  if (err.name === 'ForbiddenError' || err.name === 'UnauthorizedError') return 'FORBIDDEN';
+  if (DENIED.has(err.name)) return 'FORBIDDEN';
   if (err.name === 'ValidationError') return 'BAD_USER_INPUT';
   return `STRAPI_${upperSnake(err.name)}`;
 }
@@ -44,7 +47,9 @@ export function formatError(err: unknown, log: (err: unknown) => void): GraphQLF
   const original = err instanceof GraphQLError && err.originalError ? err.originalError : err;
   if (isAppError(original)) return strapiError(original);
   if (err instanceof GraphQLError && !(original instanceof FieldFailure)) {
-    // graphql's own (a non-null field left null, a value its type cannot show), as Apollo passes them
+    // graphql's own (a non-null field left null, a value its type cannot show), or a GraphQLError an
+    // app's resolver threw to be shown, as Apollo passes them (anything else an app's code throws
+    // is made a FieldFailure by its wrapper: extension/wrap.ts)
     const formatted = err.toJSON();
     return { ...formatted, extensions: { ...formatted.extensions, code: 'INTERNAL_SERVER_ERROR' } };
   }

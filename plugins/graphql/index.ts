@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { definePlugin } from '../../core/index.ts';
+import { type App, definePlugin } from '../../core/index.ts';
 import { type GraphqlConfig, graphqlConfigSchema } from './config.ts';
 import { authOf, createHandlers } from './http.ts';
 import { createOperations, rootResolver } from './operation.ts';
@@ -15,6 +15,8 @@ import { uploadOperations } from './upload/operations.ts';
 import { uploadFileCrud } from './upload/crud.ts';
 import { usersPermissionsCrud } from './users-permissions/crud.ts';
 import { createExtensionService, type ExtensionService } from './extension/service.ts';
+import { typeRegistryOf } from './extension/type-registry.ts';
+import { type WrapDeps, wrapResolvers } from './extension/wrap.ts';
 
 export interface GraphqlApi {
   config: GraphqlConfig;
@@ -32,6 +34,19 @@ export interface GraphqlApi {
   mutationSources: MutationSource[];
   /** set at bootstrap */
   built?: BuiltSchema;
+}
+
+/** The kernel's registries of policies and middlewares, and the facade they are given. */
+function kernelOf(app: App): WrapDeps {
+  const k = app as unknown as Partial<Pick<WrapDeps, 'policy' | 'middleware'>> & { strapi?: unknown };
+  const missing = (name: string) => {
+    throw new Error(`no ${name} registry`);
+  };
+  return {
+    policy: (name) => (k.policy ? k.policy(name) : missing('policy')),
+    middleware: (name) => (k.middleware ? k.middleware(name) : missing('middleware')),
+    deps: { strapi: k.strapi ?? app, app },
+  };
 }
 
 /** `apolloServer.introspection` when set, else Apollo's default: off in production (unless `playgroundAlways`). */
@@ -95,14 +110,30 @@ export const graphqlPlugin = definePlugin({
     // the mutations' resolver reads the model the build fills in (type names of components)
     let model: SchemaModel | undefined;
     const resolveMutation = mutationResolver(app, () => model!);
+    const kernel = kernelOf(app);
+    const user = api.extension.generate({
+      strapi: kernel.deps.strapi,
+      app,
+      typeRegistry: typeRegistryOf(app.registry),
+    });
     api.built = buildSchema(app.registry, rootResolver(app), {
       shadowCRUD: config.shadowCRUD,
       resolveMutation,
       mutations: api.mutationSources,
       extensions,
       shadowCrud: api.extension.shadowCRUD,
+      user,
     });
     model = api.built.model;
+    const { wrapped, unknown } = wrapResolvers(
+      api.built.schema,
+      { ...api.built, custom: model.custom },
+      user.resolversConfig,
+      kernel,
+    );
+    for (const path of wrapped) model.resolved.add(path);
+    if (unknown.length > 0)
+      app.log.warn(`graphql: resolversConfig names fields the schema does not have: ${unknown.join(', ')}`);
     if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
       // a schema needs a Query field: nothing to serve until an extension adds one (#14)
       app.log.warn('graphql: shadowCRUD is off and nothing else defines a query; the endpoint is not served');

@@ -30,8 +30,9 @@ import { checkDocumentCounts, checkQuerySize, checkVariablesSize, type DocumentL
 import { amountLimitError, isAmountLimit } from './plan/amount.ts';
 import { fragmentsOf, type OperationContext, rootFields } from './plan/collect.ts';
 import type { PlanContext, PlanLimits } from './plan/context.ts';
-import { planRoot, type RootPlan } from './plan/root.ts';
-import type { ResolverContext } from './resolver-context.ts';
+import { type ExtraArgs, planRoot, type RootPlan } from './plan/root.ts';
+import { type GraphqlContext, readFor } from './read.ts';
+import { byResponseKey, type ResolverContext } from './resolver-context.ts';
 import { readRoot } from './run.ts';
 import type { RootField, SchemaModel } from './schema/model.ts';
 
@@ -66,9 +67,18 @@ export interface OperationDeps {
   introspection: boolean;
 }
 
-/** What execute's Query and Mutation resolvers read from their context. */
-export interface ExecuteContext extends ResolverContext {
-  plan(key: string, nodes: FieldNode[], root: RootField, parent?: 'Query' | 'Mutation'): RootPlan;
+/** How a read is planned for a resolver: on which type its field is, with whose rights, and what it adds. */
+export interface PlanOptions extends ExtraArgs {
+  parent?: string;
+  auth?: RequestAuth;
+}
+
+/**
+ * What `execute`'s resolvers get as their context: the request's auth and HTTP context, Strapi's
+ * `state` and `koaContext`, and `read` (read.ts) for the app's resolvers.
+ */
+export interface ExecuteContext extends ResolverContext, GraphqlContext {
+  plan(key: string, nodes: FieldNode[], root: RootField, options?: PlanOptions): RootPlan;
   forbidden: number;
 }
 
@@ -81,16 +91,14 @@ const answer = (status: number, errors: GraphQLFormattedError[]): Answer => ({
   body: JSON.stringify({ errors }),
 });
 
-/** A field of `execute`'s results, by the key it was answered under (reads build aliased objects). */
-const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) =>
-  source !== null && typeof source === 'object' ? (source as Record<string, unknown>)[info.path.key] : undefined;
-
 /** The Query resolver `execute` calls for a shadow CRUD field: the same plan and read, parsed. */
 export function rootResolver(app: App): (root: RootField) => GraphQLFieldResolver<unknown, unknown> {
   return (root) => async (_source, _args, context, info) => {
     const ctx = context as ExecuteContext;
     try {
-      const text = await readRoot(app, ctx.plan(info.path.key as string, [...info.fieldNodes], root));
+      // the caller's rights as the field's wrapper left them (an `auth` config may grant this root's action)
+      const plan = ctx.plan(info.path.key as string, [...info.fieldNodes], root, { auth: ctx.auth });
+      const text = await readRoot(app, plan);
       return JSON.parse(text) as unknown;
     } catch (err) {
       throw isAppError(err) ? err : new FieldFailure(err);
@@ -221,13 +229,16 @@ export function createOperations(deps: OperationDeps) {
     const context: ExecuteContext = {
       auth,
       http,
+      state: http?.state ?? { auth },
+      koaContext: http,
       forbidden: 0,
-      plan(key, nodes, root, parent) {
-        const pc = planContext(op, auth, true);
-        const plan = planRoot(pc, key, nodes, root, parent);
+      plan(key, nodes, root, options = {}) {
+        const pc = planContext(op, options.auth ?? auth, true);
+        const plan = planRoot(pc, key, nodes, root, options.parent, options);
         context.forbidden += pc.forbidden;
         return plan;
       },
+      read: (info, options) => readFor(app, model, context, info, options),
     };
     const result = await execute({
       schema,

@@ -32,6 +32,17 @@ export function withHttp<C extends ResolverContext>(context: unknown): C & { htt
   return ctx as C & { http: RequestContext };
 }
 
+/**
+ * A field of `execute`'s results, by the key it was answered under (reads build aliased
+ * objects); an object an app's resolver returned has no aliases: by the field's name then.
+ */
+export const byResponseKey: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) => {
+  if (source === null || typeof source !== 'object') return undefined;
+  const record = source as Record<string, unknown>;
+  const key = info.path.key as string;
+  return key in record ? record[key] : record[info.fieldName];
+};
+
 /** Fields of plain objects (a handler's answer, not the read's aliased JSON): read by field name. */
 export const byName: GraphQLFieldResolver<unknown, unknown> = (source, _args, _ctx, info) =>
   isPlainObject(source) ? (source as Record<string, unknown>)[info.fieldName] : undefined;

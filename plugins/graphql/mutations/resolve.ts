@@ -113,7 +113,10 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
         const id = typeof args.id === 'string' ? args.id : undefined;
         // planned before writing: a selection that cannot be planned (a bad argument) writes nothing
         const read: RootField = { uid: root.uid, kind: 'findOne', action: root.action };
-        const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, 'Mutation');
+        const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, {
+          parent: 'Mutation',
+          auth: ctx.auth,
+        });
         plan.locale = locale;
         // an unknown document reads with no id: `data: null`, without a statement
         const answer = async (w: Written | null): Promise<unknown> =>

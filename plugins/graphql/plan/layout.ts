@@ -186,6 +186,30 @@ export function componentLayout(pc: PlanContext, uid: string, nodes: FieldNode[]
   );
 }
 
+/**
+ * The key under which a document's or component's own object is read for the app's resolvers
+ * (custom fields, and fields with middlewares or policies): not a GraphQL name, so no alias
+ * can take it. The wrapper gives it to them as their parent (extension/wrap.ts).
+ */
+export const SOURCE_KEY = '$source';
+
+/**
+ * The parent Strapi's resolvers get: every scalar attribute but private ones (passwords
+ * included), the ids and the system fields, under their names.
+ */
+function sourceLayout(pc: PlanContext, uid: string, document: boolean): Layout {
+  const out: Layout = [{ kind: 'field', key: 'id', field: 'id', text: !document }];
+  if (document) {
+    out.push({ kind: 'field', key: 'documentId', field: 'documentId' });
+    for (const name of SYSTEM) out.push({ kind: 'field', key: name, field: name });
+  }
+  for (const [name, attr] of Object.entries(pc.registry.attributesOf(uid))) {
+    if (isScalar(attr) && attr.type !== 'password' && attr.private !== true)
+      out.push({ kind: 'field', key: name, field: name });
+  }
+  return out;
+}
+
 /** Attributes and `__typename` of a document or component type; `special` answers the other fields. */
 function membersLayout(
   pc: PlanContext,
@@ -198,6 +222,8 @@ function membersLayout(
   const attrs = uid ? pc.registry.attributesOf(uid) : {};
   const count = amountCounter(pc);
   const out: Layout = [];
+  if (uid && [...fields.values()].some((sub) => pc.model.resolved.has(`${typeName}.${fieldName(sub)}`)))
+    out.push({ kind: 'object', key: SOURCE_KEY, layout: sourceLayout(pc, uid, role?.kind === 'document') });
   for (const [key, sub] of fields) {
     const name = fieldName(sub);
     if (name === '__typename') {

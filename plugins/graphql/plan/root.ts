@@ -71,16 +71,26 @@ function metaPart(pc: PlanContext, key: string, nodes: FieldNode[]): RootPart {
   return { kind: 'meta', key, parts };
 }
 
+/** What a read made for an app's resolver adds to its field's own arguments (read.ts). */
+export interface ExtraArgs {
+  /** and-ed with the field's `filters`; the resolver's own, so not checked against the caller's rights */
+  filters?: FilterNode;
+  /** the document a findOne reads */
+  id?: string;
+}
+
 /**
- * Plan the root field `root` selected under `key` by `nodes`; `parent` is `Mutation` for the
- * read a write answers with (its response has the same shape as a findOne's).
+ * Plan the root field `root` selected under `key` by `nodes`; `parent` is the type the field is
+ * on: `Query`, `Mutation` for the read a write answers with (its response has the same shape as
+ * a findOne's), or any type whose field an app's resolver answers with a read (read.ts).
  */
 export function planRoot(
   pc: PlanContext,
   key: string,
   nodes: FieldNode[],
   root: RootField,
-  parent: 'Query' | 'Mutation' = 'Query',
+  parent = 'Query',
+  extra: ExtraArgs = {},
 ): RootPlan {
   // as Strapi's resolvers: a root field the caller may not use is null with FORBIDDEN
   if (!pc.auth.allows(root.action)) throw forbidden();
@@ -120,11 +130,13 @@ export function planRoot(
   }
   plan.layout =
     layouts.length === 1 ? layouts[0][1] : layouts.map(([k, layout]) => ({ kind: 'object', key: k, layout }));
-  if (root.kind === 'findOne') plan.id = typeof args.id === 'string' ? args.id : null;
+  if (root.kind === 'findOne') plan.id = extra.id ?? (typeof args.id === 'string' ? args.id : null);
   if (list) {
     plan.filters = filtersOf(pc.registry, root.uid, args.filters);
     plan.sort = sortOf(pc.registry, root.uid, args.sort);
     assertQueryAccess({ filters: plan.filters, sort: plan.sort }, (action) => pc.auth.allows(action));
+    if (extra.filters)
+      plan.filters = plan.filters ? { type: 'and', nodes: [plan.filters, extra.filters] } : extra.filters;
     plan.window = windowOf(args.pagination, pc.limits);
   }
   plan.forbidden = pc.forbidden;

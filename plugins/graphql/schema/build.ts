@@ -14,6 +14,8 @@ import { contentTypeMutations, type MutationRoot, type MutationSource, mutationT
 import { queryType, type RootResolver } from './queries.ts';
 import { SCALARS } from './scalars.ts';
 import type { ShadowCrud } from '../extension/shadow-crud.ts';
+import type { MergedExtension } from '../extension/service.ts';
+import { applyResolvers, EMPTY_EXTENSION, isDefaultResolver, withUserSchema } from '../extension/schema.ts';
 
 /**
  * Operations added to the shadow CRUD (users-permissions', upload's): their Nexus types and
@@ -28,6 +30,10 @@ export interface SchemaExtension {
 export interface BuiltSchema {
   schema: GraphQLSchema;
   model: SchemaModel;
+  /** Query and Mutation fields Vellum's own resolvers answer (they check the caller's rights) */
+  internal: ReadonlySet<string>;
+  /** the permission action of each shadow CRUD root field and write (`Query.articles` → `….find`) */
+  actions: ReadonlyMap<string, string>;
 }
 
 /**
@@ -45,6 +51,8 @@ export interface BuildOptions {
   mutations?: MutationSource[];
   /** modules adding Nexus types and their resolvers (users-permissions' and upload's operations) */
   extensions?: SchemaExtension[];
+  /** the app's extensions, merged (types, typeDefs, plugins, resolvers) */
+  user?: MergedExtension;
   /** what the app's `register` disabled through `extension.shadowCRUD(uid)` */
   shadowCrud?: ShadowCrud;
 }
@@ -75,27 +83,44 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
     ...(mutation ? [mutation] : []),
     ...extensions.flatMap((e) => e.types),
   ];
-  const full = makeSchema({
-    types,
+  const user = options.user ?? EMPTY_EXTENSION;
+  const base = makeSchema({
+    types: [...types, ...user.types],
     outputs: false,
     shouldGenerateArtifacts: false,
     nonNullDefaults: { input: false, output: false },
     features: { abstractTypeStrategies: { __typename: true } },
   });
+  const full = withUserSchema(base, user);
   // only what a root field reaches stays (Strapi's pruneSchema): e.g. the filters of a type nothing lists
   const schema = new GraphQLSchema({ ...full.toConfig(), types: [] });
   const query = schema.getQueryType();
   const mutationRoot = schema.getMutationType();
+  // fields whose resolver is the app's (a Nexus type's `resolve`, or `resolvers`)
+  const custom = new Set<string>();
+  // Query and Mutation fields Vellum defines (they check the caller's rights themselves)
+  const internal = new Set<string>();
+  const actions = new Map<string, string>();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
+      const path = `${type.name}.${field.name}`;
       const spec = type === mutationRoot ? specs.get(field.name) : undefined;
-      if (spec) {
-        field.resolve = spec.resolve ?? (spec.root && options.resolveMutation?.(spec.root));
-        continue;
-      }
       const root = type === query ? roots.get(field.name) : undefined;
-      field.resolve = root ? resolveRoot(root) : undefined;
+      if (spec) {
+        internal.add(path);
+        if (spec.root) actions.set(path, spec.root.action);
+        field.resolve = spec.resolve ?? (spec.root && options.resolveMutation?.(spec.root));
+      } else if (root) {
+        internal.add(path);
+        actions.set(path, root.action);
+        field.resolve = resolveRoot(root);
+      } else if (isDefaultResolver(field.resolve)) {
+        // read by response key (the reads answer under aliases): execute's field resolver
+        field.resolve = undefined;
+      } else {
+        custom.add(path);
+      }
     }
   }
   for (const e of extensions) {
@@ -104,12 +129,28 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
       if (!isObjectType(type)) continue;
       for (const [name, resolve] of Object.entries(fields)) {
         const field = type.getFields()[name];
-        if (field) field.resolve = resolve;
+        if (!field) continue;
+        field.resolve = resolve;
+        custom.delete(`${typeName}.${name}`);
+        if (type === query || type === mutationRoot) internal.add(`${typeName}.${name}`);
       }
     }
   }
+  for (const path of applyResolvers(schema, user.resolvers)) {
+    custom.add(path);
+    // the app's resolver replaces Vellum's: its own checks go with it, the wrapper's stay (auth)
+    internal.delete(path);
+  }
   return {
     schema,
-    model: { roles: ctx.roles, roots, typeOf: (uid) => names.get(uid)!, resolved: new Set() },
+    model: {
+      roles: ctx.roles,
+      roots: new Map([...roots].filter(([name]) => !custom.has(`Query.${name}`))),
+      typeOf: (uid) => names.get(uid)!,
+      resolved: new Set(custom),
+      custom,
+    },
+    internal,
+    actions,
   };
 }

@@ -38,9 +38,15 @@ export interface SchemaModel {
   /**
    * Fields (`Type.field`) with a resolver of their own: a query selecting one is answered through
    * `execute`, which calls it with the object read for its parent. Custom resolvers, middlewares
-   * and policies (#14) are registered here; none yet.
+   * and policies are registered here.
    */
   resolved: Set<string>;
+  /**
+   * Fields whose resolver is the app's own: it gets, as its parent, the object with every
+   * (non-private) attribute of the document or component, as Strapi's resolvers do, not the
+   * read's aliased one.
+   */
+  custom: ReadonlySet<string>;
 }
 
 /** Content-types the schema shows: Strapi leaves the admin's out. */

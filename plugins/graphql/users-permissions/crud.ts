@@ -43,7 +43,10 @@ export function usersPermissionsCrud(app: App, handlers: CrudHandlers): SchemaEx
       try {
         allow(ctx, action);
         const read = { uid: USER_UID, kind: 'findOne' as const, action };
-        const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, 'Mutation');
+        const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, {
+          parent: 'Mutation',
+          auth: ctx.auth,
+        });
         const answer = async (id: unknown) => readRoot(app, { ...plan, id: String(id) });
         const handler = handlerOf(handlers.users(), kind);
         if (kind === 'destroy') {

@@ -1,0 +1,77 @@
+/**
+ * The app's extensions applied to the generated schema, as Strapi's plugin does it: SDL
+ * `typeDefs` merged into the Nexus schema (graphql-tools' `mergeSchemas`, so `extend type` and
+ * new types both work), Nexus `plugins` run over the merged schema, `resolvers` set on its fields.
+ */
+import { mergeSchemas } from '@graphql-tools/schema';
+import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema, isObjectType } from 'graphql';
+import { makeSchema } from 'nexus';
+import { configurationError } from '../../../core/index.ts';
+import type { MergedExtension } from './service.ts';
+
+export const EMPTY_EXTENSION: MergedExtension = {
+  types: [],
+  typeDefs: [],
+  plugins: [],
+  resolvers: {},
+  resolversConfig: {},
+};
+
+/** Nexus gives a field without a resolver graphql's default one. */
+export const isDefaultResolver = (resolve: unknown): boolean =>
+  resolve === undefined || resolve === defaultFieldResolver;
+
+/** `typeDefs` and `plugins` applied to the schema Nexus built from the generated and the app's types. */
+export function withUserSchema(base: GraphQLSchema, user: MergedExtension): GraphQLSchema {
+  let schema = base;
+  if (user.typeDefs.length > 0) {
+    try {
+      schema = mergeSchemas({ schemas: [schema], typeDefs: user.typeDefs });
+    } catch (err) {
+      throw configurationError(`GraphQL: the extensions' typeDefs do not merge: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+  if (user.plugins.length === 0) return schema;
+  // Nexus rebuilds the schema from the merged one, so its plugins see every type (Strapi's `mergeSchema`)
+  return makeSchema({
+    types: [],
+    mergeSchema: { schema },
+    plugins: user.plugins as Parameters<typeof makeSchema>[0]['plugins'],
+    outputs: false,
+    shouldGenerateArtifacts: false,
+    nonNullDefaults: { input: false, output: false },
+    features: { abstractTypeStrategies: { __typename: true } },
+  });
+}
+
+type Resolvers = MergedExtension['resolvers'];
+
+/**
+ * Set the app's `resolvers` (`{ Type: { field: fn | { resolve } } }`) on the schema's fields;
+ * returns the `Type.field` paths set. A type or field the schema lacks fails the start, as
+ * graphql-tools' `addResolversToSchema` does: a misspelled name would otherwise do nothing.
+ */
+export function applyResolvers(schema: GraphQLSchema, resolvers: Resolvers): string[] {
+  const out: string[] = [];
+  for (const [typeName, fields] of Object.entries(resolvers)) {
+    const type = schema.getType(typeName);
+    if (!isObjectType(type)) {
+      throw configurationError(`GraphQL: resolvers name the type ${typeName}, which the schema does not have`);
+    }
+    for (const [name, value] of Object.entries(fields ?? {})) {
+      const field = type.getFields()[name];
+      const resolve = typeof value === 'function' ? value : value?.resolve;
+      if (!field) {
+        throw configurationError(`GraphQL: resolvers name ${typeName}.${name}, which the schema does not have`);
+      }
+      if (typeof resolve !== 'function') {
+        throw configurationError(`GraphQL: the resolver of ${typeName}.${name} must be a function or { resolve }`);
+      }
+      field.resolve = resolve as GraphQLFieldResolver<unknown, unknown>;
+      out.push(`${typeName}.${name}`);
+    }
+  }
+  return out;
+}

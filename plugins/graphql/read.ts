@@ -1,0 +1,70 @@
+/**
+ * `context.read(info, { uid, filters })`: what an app's resolver calls to answer its field with
+ * Vellum's own read, for the caller. The field's selection (and its `filters`, `sort`,
+ * `pagination`, `publicationState` arguments, when the field declares them) is planned as a
+ * shadow CRUD root field would be, with the resolver's `filters` and-ed in: one statement, the
+ * caller's rights applied to the root and to every populated relation, the value shaped for the
+ * selection (nested custom fields included). The field's type says what is read: a
+ * `…EntityResponseCollection` lists, a `…EntityResponse` reads one document.
+ */
+import { getNamedType, type GraphQLResolveInfo } from 'graphql';
+import { type App, configurationError, type RequestContext, resolveFilters } from '../../core/index.ts';
+import { entityCollection, entityResponse } from './naming.ts';
+import { readRoot } from './run.ts';
+import { readAction, type RootField, type SchemaModel } from './schema/model.ts';
+import type { ExecuteContext } from './operation.ts';
+
+export interface ReadOptions {
+  /** the content-type read (`api::article.article`) */
+  uid: string;
+  /** REST filters (`{ author: { slug: { $eq: 'x' } } }`), and-ed with the field's own */
+  filters?: Record<string, unknown>;
+  /** for a `…EntityResponse` field: the document read */
+  documentId?: string;
+}
+
+/** What every resolver `execute` calls gets as its context. */
+export interface GraphqlContext {
+  /** Strapi's `context.state` (the request's, with `auth`) */
+  state: Record<string, unknown>;
+  /** Strapi's `context.koaContext`: the HTTP request (absent when run without one) */
+  koaContext: RequestContext | undefined;
+  /** answer the field `info` resolves with Vellum's read, for the caller */
+  read(info: GraphQLResolveInfo, options: ReadOptions): Promise<unknown>;
+}
+
+export async function readFor(
+  app: App,
+  model: SchemaModel,
+  context: ExecuteContext,
+  info: GraphQLResolveInfo,
+  options: ReadOptions,
+): Promise<unknown> {
+  const { uid } = options;
+  if (!app.registry.hasContentType(uid) || !model.roles.has(entityResponse(model.typeOf(uid)))) {
+    throw configurationError(`GraphQL read: ${uid} is not a content-type the schema serves`);
+  }
+  const returned = getNamedType(info.returnType).name;
+  const typeName = model.typeOf(uid);
+  const single = app.registry.contentType(uid).kind === 'singleType';
+  let root: RootField;
+  if (returned === entityCollection(typeName) && !single) {
+    root = { uid, kind: 'find', action: readAction(uid, 'find') };
+  } else if (returned === entityResponse(typeName)) {
+    root = single
+      ? { uid, kind: 'single', action: readAction(uid, 'find') }
+      : { uid, kind: 'findOne', action: readAction(uid, 'findOne') };
+  } else {
+    throw configurationError(
+      `GraphQL read: ${info.parentType.name}.${info.fieldName} returns ${returned}, not a ${typeName} response`,
+    );
+  }
+  const filters = options.filters ? resolveFilters(app.registry, uid, options.filters) : undefined;
+  const plan = context.plan(info.path.key as string, [...info.fieldNodes], root, {
+    parent: info.parentType.name,
+    auth: context.auth,
+    filters,
+    id: options.documentId,
+  });
+  return JSON.parse(await readRoot(app, plan)) as unknown;
+}

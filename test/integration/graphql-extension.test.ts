@@ -1,0 +1,396 @@
+/**
+ * The extension API (`use`): Nexus types and SDL added to the generated schema, resolvers
+ * (new ones and replacements), `resolversConfig` (auth, middlewares, policies, in Strapi's
+ * order), several extensions merged as Strapi merges them, factories, and the app's resolvers
+ * getting their parent from the same one statement.
+ */
+import { GraphQLError } from 'graphql';
+import { extendType, intArg, nonNull, stringArg } from 'nexus';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { definePlugin } from '../../core/index.ts';
+import { graphqlPlugin } from '../../plugins/graphql/index.ts';
+import type { GraphqlContext } from '../../plugins/graphql/read.ts';
+import type { ExtensionContext } from '../../plugins/graphql/extension/service.ts';
+import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
+import { startApp, type TestApp } from '../helpers/app.ts';
+
+const ARTICLE = 'api::article.article';
+const FORBIDDEN = {
+  message: 'Forbidden access',
+  extensions: { error: { name: 'ForbiddenError', message: 'Forbidden access', details: {} }, code: 'FORBIDDEN' },
+};
+
+let t: TestApp;
+/** what the resolvers, middlewares and policies did, in order */
+const calls: string[] = [];
+let factoryContext: ExtensionContext | undefined;
+let policyArgs: unknown[][] = [];
+let allowPolicy: unknown = true;
+
+/** Words in a blocks value's text children. */
+function words(body: unknown): number {
+  if (!Array.isArray(body)) return 0;
+  let n = 0;
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    const { text, children } = node as { text?: unknown; children?: unknown };
+    if (typeof text === 'string') n += text.split(/\s+/).filter(Boolean).length;
+    if (Array.isArray(children)) children.forEach(walk);
+  };
+  body.forEach(walk);
+  return n;
+}
+
+const extensions = definePlugin({
+  name: 'extension-test',
+  dependencies: ['graphql'],
+  register(app) {
+    const { extension } = app.plugin(graphqlPlugin);
+    extension.use({
+      types: [
+        extendType({
+          type: 'Article',
+          definition(t) {
+            t.int('readingMinutes', {
+              resolve: (parent: { body?: unknown }) => {
+                calls.push('readingMinutes');
+                return Math.max(1, Math.ceil(words(parent.body) / 200));
+              },
+            });
+            t.string('sourceKeys', { resolve: (parent: object) => Object.keys(parent).sort().join(',') });
+          },
+        }),
+        extendType({
+          type: 'Query',
+          definition(t) {
+            t.field('articlesByAuthor', {
+              type: 'ArticleEntityResponseCollection',
+              args: { name: nonNull(stringArg()) },
+              resolve: (_parent, args, context: GraphqlContext, info) =>
+                context.read(info, { uid: ARTICLE, filters: { author: { name: { $eq: args.name } } } }),
+            });
+            t.string('whoami', {
+              resolve: (_p, _a, context: GraphqlContext) =>
+                String(context.state.auth && (context.state.auth as { strategy: string }).strategy),
+            });
+            t.string('open', { resolve: () => 'open to anyone' });
+            t.string('scoped', { resolve: () => 'scoped' });
+            t.string('ordered', {
+              args: { n: intArg() },
+              resolve: () => {
+                calls.push('resolver');
+                return 'done';
+              },
+            });
+            t.string('guarded', { resolve: () => 'passed' });
+            t.string('boom', {
+              resolve: () => {
+                throw new Error('secret detail');
+              },
+            });
+            t.string('shown', {
+              resolve: () => {
+                throw new GraphQLError('a message for the client');
+              },
+            });
+            t.string('merged', { resolve: () => 'nexus' });
+            t.string('mergedConfig', { resolve: () => 'configured' });
+          },
+        }),
+      ],
+      typeDefs: `
+        type BlogStats { articles: Int, tags: Int }
+        extend type Query { stats: BlogStats }
+      `,
+      resolvers: {
+        Query: {
+          stats: async () => ({
+            articles: await app.documents(ARTICLE).count({}),
+            tags: await app.documents('api::tag.tag').count({}),
+          }),
+          merged: () => 'first',
+        },
+      },
+      resolversConfig: {
+        'Query.open': { auth: false },
+        'Query.scoped': { auth: { scope: [`${ARTICLE}.find`, 'api::tag.tag.find'] } },
+        'Query.ordered': {
+          middlewares: [
+            async (next, parent, args, context, info) => {
+              calls.push('middleware 1');
+              return next(parent, args, context, info);
+            },
+            async (next, parent, args, context, info) => {
+              calls.push('middleware 2');
+              return next(parent, args, context, info);
+            },
+          ],
+          policies: [
+            () => {
+              calls.push('policy');
+              return true;
+            },
+          ],
+        },
+        'Query.guarded': {
+          policies: [
+            (...args: unknown[]) => {
+              policyArgs.push(args);
+              return allowPolicy as boolean;
+            },
+          ],
+        },
+        'Query.mergedConfig': { auth: false },
+        'Query.tags': {
+          middlewares: [
+            async (next, parent, args, context, info) => {
+              calls.push('Query.tags middleware');
+              return next(parent, args, context, info);
+            },
+          ],
+        },
+        'Article.tags': {
+          // acts on a nested field: only the first tag of each article
+          middlewares: [
+            async (next, parent, args, context, info) => {
+              const value = (await next(parent, args, context, info)) as { data: unknown[] } | null;
+              return value && { ...value, data: value.data.slice(0, 1) };
+            },
+          ],
+        },
+        'Mutation.createTag': { policies: [() => false] },
+        'Query.authors': { auth: false },
+      },
+    });
+    // a second extension: its resolver wins, its config loses to the first's
+    extension.use(({ nexus, strapi, typeRegistry }) => {
+      factoryContext = { nexus, strapi, app, typeRegistry };
+      return {
+        types: [
+          nexus.objectType({ name: 'Greeting', definition: (t) => t.string('text') }),
+          nexus.extendType({
+            type: 'Query',
+            definition: (t) => t.field('greeting', { type: 'Greeting', resolve: () => ({ text: 'hello' }) }),
+          }),
+        ],
+        resolvers: { Query: { merged: () => 'second' } },
+        resolversConfig: { 'Query.mergedConfig': { auth: { scope: ['nobody.has.this'] } } },
+      };
+    });
+  },
+});
+
+const gql = (query: string, key?: string | null, variables?: Record<string, unknown>) =>
+  t.request(
+    'POST',
+    '/graphql',
+    { query, variables },
+    key === undefined ? {} : { authorization: key ? `Bearer ${key}` : '' },
+  );
+
+async function tokenFor(type: 'read-only' | 'custom' | 'full-access', permissions: string[] = []): Promise<string> {
+  const name = `t-${type}-${permissions.length}-${Math.random()}`;
+  return (await t.app.plugin(usersPermissionsPlugin).tokens.create({ name, type, permissions })).accessKey;
+}
+
+let ada: string;
+
+beforeAll(async () => {
+  t = await startApp({ plugins: [extensions] });
+  const authors = t.app.documents('api::author.author');
+  ada = (await authors.create({ data: { name: 'Ada' } })).documentId as string;
+  const bob = (await authors.create({ data: { name: 'Bob' } })).documentId as string;
+  const tags = [];
+  for (const name of ['a', 'b', 'c'])
+    tags.push((await t.app.documents('api::tag.tag').create({ data: { name } })).documentId);
+  const body = [{ type: 'paragraph', children: [{ type: 'text', text: 'word '.repeat(450) }] }];
+  await t.app.documents(ARTICLE).create({
+    status: 'published',
+    data: { title: 'Long', author: ada, body, tags, internalNotes: 'private' },
+  });
+  await t.app.documents(ARTICLE).create({ status: 'published', data: { title: 'Short', author: bob, tags } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('types, typeDefs and resolvers', () => {
+  it('adds a field to a generated type, its resolver given every attribute of the document read', async () => {
+    t.queries.length = 0;
+    const res = await gql('{ articles(sort: "title") { data { attributes { title readingMinutes } } } }');
+    expect(res.body).toEqual({
+      data: {
+        articles: {
+          data: [
+            { attributes: { title: 'Long', readingMinutes: 3 } },
+            { attributes: { title: 'Short', readingMinutes: 1 } },
+          ],
+        },
+      },
+    });
+    // a custom field under a list costs no statement of its own
+    const reads = t.queries.filter((q) => /^(with|select)/i.test(q) && !/strapi_api_tokens|up_roles|advisory/.test(q));
+    expect(reads).toHaveLength(1);
+  });
+
+  it("gives the app's resolvers no private attribute", async () => {
+    const res = await gql('{ articles(filters: { title: { eq: "Long" } }) { data { attributes { sourceKeys } } } }');
+    const keys = String(res.body.data.articles.data[0].attributes.sourceKeys).split(',');
+    expect(keys).toEqual(expect.arrayContaining(['id', 'documentId', 'title', 'body', 'views', 'publishedAt']));
+    expect(keys).not.toContain('internalNotes');
+  });
+
+  it('answers a custom query with an authorized read of the query engine, in one statement', async () => {
+    t.queries.length = 0;
+    const res = await gql(
+      '{ articlesByAuthor(name: "Ada") { data { id attributes { title author { data { attributes { name } } } } } meta { pagination { total } } } }',
+    );
+    expect(
+      res.body.data.articlesByAuthor.data.map((a: { attributes: { title: string } }) => a.attributes.title),
+    ).toEqual(['Long']);
+    expect(res.body.data.articlesByAuthor.data[0].attributes.author.data.attributes.name).toBe('Ada');
+    expect(res.body.data.articlesByAuthor.meta.pagination.total).toBe(1);
+    const reads = t.queries.filter((q) => /^(with|select)/i.test(q) && !/strapi_api_tokens|up_roles|advisory/.test(q));
+    expect(reads).toHaveLength(1);
+  });
+
+  it("applies the caller's rights to a custom query's read", async () => {
+    // a token that may use the query but not read articles
+    const key = await tokenFor('custom', ['api::tag.tag.find']);
+    const res = await gql('{ articlesByAuthor(name: "Ada") { data { id } } }', key);
+    expect(res.body.errors).toEqual([FORBIDDEN]);
+    expect(res.body.data).toEqual({ articlesByAuthor: null });
+  });
+
+  it('merges SDL typeDefs, with resolvers for them', async () => {
+    const res = await gql('{ stats { articles tags } }');
+    expect(res.body).toEqual({ data: { stats: { articles: 2, tags: 3 } } });
+  });
+
+  it('takes Nexus types from a factory, which gets nexus, strapi, app and the type registry', async () => {
+    expect(factoryContext?.typeRegistry.has('ArticleEntity')).toBe(true);
+    expect(factoryContext?.typeRegistry.get('ArticleEntity')).toMatchObject({ uid: ARTICLE });
+    expect(factoryContext?.typeRegistry.has('NoSuchType')).toBe(false);
+    expect(typeof factoryContext?.nexus.objectType).toBe('function');
+    expect(factoryContext?.strapi).toBeDefined();
+    const res = await gql('{ greeting { text } }');
+    expect(res.body).toEqual({ data: { greeting: { text: 'hello' } } });
+  });
+
+  it('lets a later resolver replace an earlier one, and keeps the earlier resolversConfig entry', async () => {
+    expect((await gql('{ merged }')).body).toEqual({ data: { merged: 'second' } });
+    // the first extension's `auth: false` wins over the second's impossible scope
+    expect((await gql('{ mergedConfig }', null)).body).toEqual({ data: { mergedConfig: 'configured' } });
+  });
+
+  it("hides what an app's resolver throws, unless it is a GraphQLError", async () => {
+    const boom = await gql('{ boom }');
+    expect(boom.body.errors).toEqual([
+      { message: 'Internal Server Error', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+    ]);
+    expect(JSON.stringify(boom.body)).not.toContain('secret');
+    const shown = await gql('{ shown }');
+    expect(shown.body.errors[0].message).toBe('a message for the client');
+  });
+});
+
+describe('resolversConfig', () => {
+  it('lets anyone call a field with auth: false, anonymous included', async () => {
+    expect((await gql('{ open }', null)).body).toEqual({ data: { open: 'open to anyone' } });
+  });
+
+  it('opens a custom query without config to any authenticated caller, never to an anonymous one', async () => {
+    expect((await gql('{ whoami }', null)).body).toEqual({ errors: [FORBIDDEN], data: { whoami: null } });
+    const jwt = await t.userJwt();
+    expect((await gql('{ whoami }', jwt)).body).toEqual({ data: { whoami: 'users-permissions' } });
+    expect((await gql('{ whoami }', await tokenFor('full-access'))).body).toEqual({ data: { whoami: 'api-token' } });
+    // Strapi's token strategy: a read-only or custom token passes only named scopes
+    expect((await gql('{ whoami }', await tokenFor('read-only'))).body.errors).toEqual([FORBIDDEN]);
+    expect((await gql('{ whoami }', await tokenFor('custom', [`${ARTICLE}.find`]))).body.errors).toEqual([FORBIDDEN]);
+  });
+
+  it('needs every scope of auth.scope', async () => {
+    const one = await tokenFor('custom', [`${ARTICLE}.find`]);
+    expect((await gql('{ scoped }', one)).body).toEqual({ errors: [FORBIDDEN], data: { scoped: null } });
+    const both = await tokenFor('custom', [`${ARTICLE}.find`, 'api::tag.tag.find']);
+    expect((await gql('{ scoped }', both)).body).toEqual({ data: { scoped: 'scoped' } });
+    // the blog's Public role grants both: anonymous callers pass a scope their role grants
+    expect((await gql('{ scoped }', null)).body).toEqual({ data: { scoped: 'scoped' } });
+  });
+
+  it('runs auth, then the middlewares as declared, then the policies, then the resolver', async () => {
+    calls.length = 0;
+    expect((await gql('{ ordered }', null)).body.errors).toEqual([FORBIDDEN]);
+    // refused by auth: nothing else ran
+    expect(calls).toEqual([]);
+    expect((await gql('{ ordered }')).body).toEqual({ data: { ordered: 'done' } });
+    expect(calls).toEqual(['middleware 1', 'middleware 2', 'policy', 'resolver']);
+  });
+
+  it('passes a policy answering true or undefined and refuses anything else with FORBIDDEN', async () => {
+    for (const [answer, passes] of [
+      [true, true],
+      [undefined, true],
+      [false, false],
+      ['yes', false],
+      [1, false],
+    ] as const) {
+      allowPolicy = answer;
+      const res = await gql('{ guarded }');
+      expect(res.body, String(answer)).toEqual(
+        passes ? { data: { guarded: 'passed' } } : { errors: [FORBIDDEN], data: { guarded: null } },
+      );
+    }
+    allowPolicy = true;
+  });
+
+  it('calls an inline policy so both (context, { strapi }) and (context, config, { strapi }) work', async () => {
+    policyArgs = [];
+    await gql('{ guarded }');
+    const [context, second, third] = policyArgs[0] as [
+      Record<string, unknown>,
+      Record<string, unknown>,
+      Record<string, unknown>,
+    ];
+    expect((context.is as (t: string) => boolean)('graphql')).toBe(true);
+    expect(context.type).toBe('graphql');
+    expect(context.args).toEqual({});
+    expect((context.info as { fieldName: string }).fieldName).toBe('guarded');
+    expect((context.state as { auth: { strategy: string } }).auth.strategy).toBe('api-token');
+    expect(second.strapi).toBeDefined();
+    expect(third.strapi).toBe(second.strapi);
+  });
+
+  it('refuses a mutation its policy refuses, writing nothing', async () => {
+    const before = await t.app.documents('api::tag.tag').count({});
+    const res = await gql('mutation { createTag(data: { name: "x" }) { data { id } } }');
+    expect(res.body).toEqual({ errors: [FORBIDDEN], data: { createTag: null } });
+    expect(await t.app.documents('api::tag.tag').count({})).toBe(before);
+  });
+
+  it('keeps a middleware on Query.tags off Article.tags, and lets one act on the nested field', async () => {
+    calls.length = 0;
+    const res = await gql(
+      '{ articles(sort: "title") { data { attributes { tags { data { attributes { name } } } } } } }',
+    );
+    expect(calls).toEqual([]);
+    expect(res.body.data.articles.data[0].attributes.tags.data).toHaveLength(1);
+    await gql('{ tags { data { id } } }');
+    expect(calls).toEqual(['Query.tags middleware']);
+  });
+
+  it('opens a generated query to anyone with auth: false on it, and only that query', async () => {
+    // a token granted nothing about authors: the config decides for `authors`, REST and other queries still refuse
+    const nothing = await tokenFor('custom', ['api::global.global.find']);
+    const res = await gql('{ authors(sort: "name") { data { attributes { name } } } }', nothing);
+    expect(res.body).toEqual({
+      data: { authors: { data: [{ attributes: { name: 'Ada' } }, { attributes: { name: 'Bob' } }] } },
+    });
+    const nested = await gql('{ authors(sort: "name") { data { attributes { articles { data { id } } } } } }', nothing);
+    expect(nested.body.errors).toEqual([FORBIDDEN]);
+    expect(nested.body.data.authors.data[0].attributes.articles).toBeNull();
+    expect((await gql('{ author(id: "x") { data { id } } }', nothing)).body.errors).toEqual([FORBIDDEN]);
+    const rest = await t.request('GET', '/api/authors', undefined, { authorization: `Bearer ${nothing}` });
+    expect(rest.status).toBe(403);
+  });
+});
