@@ -173,7 +173,18 @@ const extensions = definePlugin({
             definition: (t) => t.field('greeting', { type: 'Greeting', resolve: () => ({ text: 'hello' }) }),
           }),
         ],
-        resolvers: { Query: { merged: () => 'second' } },
+        // a Nexus plugin: it sees every type (SDL ones included) and wraps the resolvers it wants
+        plugins: [
+          nexus.plugin({
+            name: 'shout',
+            onCreateFieldResolver: (config) =>
+              config.fieldConfig.name === 'shout'
+                ? async (root, args, ctx, info, next) => String(await next(root, args, ctx, info)).toUpperCase()
+                : undefined,
+          }),
+        ],
+        typeDefs: 'extend type Query { shout: String }',
+        resolvers: { Query: { merged: () => 'second', shout: () => 'quiet' } },
         resolversConfig: { 'Query.mergedConfig': { auth: { scope: ['nobody.has.this'] } } },
       };
     });
@@ -275,6 +286,10 @@ describe('types, typeDefs and resolvers', () => {
     expect(factoryContext?.strapi).toBeDefined();
     const res = await gql('{ greeting { text } }');
     expect(res.body).toEqual({ data: { greeting: { text: 'hello' } } });
+  });
+
+  it('runs Nexus plugins over the whole schema', async () => {
+    expect((await gql('{ shout }')).body).toEqual({ data: { shout: 'QUIET' } });
   });
 
   it('lets a later resolver replace an earlier one, and keeps the earlier resolversConfig entry', async () => {

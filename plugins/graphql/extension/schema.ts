@@ -21,8 +21,14 @@ export const EMPTY_EXTENSION: MergedExtension = {
 export const isDefaultResolver = (resolve: unknown): boolean =>
   resolve === undefined || resolve === defaultFieldResolver;
 
-/** `typeDefs` and `plugins` applied to the schema Nexus built from the generated and the app's types. */
-export function withUserSchema(base: GraphQLSchema, user: MergedExtension): GraphQLSchema {
+/**
+ * `typeDefs`, `resolvers` and `plugins` applied, in Strapi's order, to the schema Nexus built
+ * from the generated and the app's types; also returns the fields `resolvers` set.
+ */
+export function withUserSchema(
+  base: GraphQLSchema,
+  user: MergedExtension,
+): { schema: GraphQLSchema; resolved: Set<string> } {
   let schema = base;
   if (user.typeDefs.length > 0) {
     try {
@@ -33,9 +39,10 @@ export function withUserSchema(base: GraphQLSchema, user: MergedExtension): Grap
       });
     }
   }
-  if (user.plugins.length === 0) return schema;
-  // Nexus rebuilds the schema from the merged one, so its plugins see every type (Strapi's `mergeSchema`)
-  return makeSchema({
+  const resolved = new Set(applyResolvers(schema, user.resolvers));
+  if (user.plugins.length === 0) return { schema, resolved };
+  // Nexus rebuilds the schema from the merged one, so its plugins see every type and resolver (Strapi's `mergeSchema`)
+  const rebuilt = makeSchema({
     types: [],
     mergeSchema: { schema },
     plugins: user.plugins as Parameters<typeof makeSchema>[0]['plugins'],
@@ -44,6 +51,7 @@ export function withUserSchema(base: GraphQLSchema, user: MergedExtension): Grap
     nonNullDefaults: { input: false, output: false },
     features: { abstractTypeStrategies: { __typename: true } },
   });
+  return { schema: rebuilt, resolved };
 }
 
 type Resolvers = MergedExtension['resolvers'];

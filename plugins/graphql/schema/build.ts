@@ -15,7 +15,7 @@ import { queryType, type RootResolver } from './queries.ts';
 import { SCALARS } from './scalars.ts';
 import type { ShadowCrud } from '../extension/shadow-crud.ts';
 import type { MergedExtension } from '../extension/service.ts';
-import { applyResolvers, EMPTY_EXTENSION, isDefaultResolver, withUserSchema } from '../extension/schema.ts';
+import { EMPTY_EXTENSION, isDefaultResolver, withUserSchema } from '../extension/schema.ts';
 
 /**
  * Operations added to the shadow CRUD (users-permissions', upload's): their Nexus types and
@@ -91,7 +91,7 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
     nonNullDefaults: { input: false, output: false },
     features: { abstractTypeStrategies: { __typename: true } },
   });
-  const full = withUserSchema(base, user);
+  const { schema: full, resolved: replaced } = withUserSchema(base, user);
   // only what a root field reaches stays (Strapi's pruneSchema): e.g. the filters of a type nothing lists
   const schema = new GraphQLSchema({ ...full.toConfig(), types: [] });
   const query = schema.getQueryType();
@@ -107,7 +107,10 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
       const path = `${type.name}.${field.name}`;
       const spec = type === mutationRoot ? specs.get(field.name) : undefined;
       const root = type === query ? roots.get(field.name) : undefined;
-      if (spec) {
+      if (replaced.has(path)) {
+        // the app's resolver replaces Vellum's: its own checks go with it, the wrapper's stay (auth)
+        custom.add(path);
+      } else if (spec) {
         internal.add(path);
         if (spec.root) actions.set(path, spec.root.action);
         field.resolve = spec.resolve ?? (spec.root && options.resolveMutation?.(spec.root));
@@ -129,17 +132,12 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
       if (!isObjectType(type)) continue;
       for (const [name, resolve] of Object.entries(fields)) {
         const field = type.getFields()[name];
-        if (!field) continue;
+        if (!field || replaced.has(`${typeName}.${name}`)) continue;
         field.resolve = resolve;
         custom.delete(`${typeName}.${name}`);
         if (type === query || type === mutationRoot) internal.add(`${typeName}.${name}`);
       }
     }
-  }
-  for (const path of applyResolvers(schema, user.resolvers)) {
-    custom.add(path);
-    // the app's resolver replaces Vellum's: its own checks go with it, the wrapper's stay (auth)
-    internal.delete(path);
   }
   return {
     schema,
