@@ -444,3 +444,13 @@ describe("'*' actions, a single type's find, a disabled component, the file's mu
     expect([200, 404]).toContain(global.status);
   });
 });
+
+describe('a type whose every field is disabled', () => {
+  it('is refused at bootstrap with the reason, not served as a broken schema', async () => {
+    const plugin = shadowPlugin((shadow) => {
+      const tag = shadow('api::tag.tag');
+      for (const name of ['name', 'articles', 'createdAt', 'updatedAt']) tag.field(name).disable();
+    });
+    await expect(startApp({ plugins: [plugin] })).rejects.toThrow(/Type Tag must define one or more fields/);
+  });
+});

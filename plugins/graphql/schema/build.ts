@@ -2,7 +2,7 @@
  * The schema, built once at bootstrap from the registry with Nexus (no file written: no typegen,
  * no SDL output). Strapi prunes what nothing reaches (`pruneSchema`); so does this.
  */
-import { type GraphQLFieldResolver, GraphQLSchema, isObjectType } from 'graphql';
+import { type GraphQLFieldResolver, GraphQLSchema, isObjectType, validateSchema } from 'graphql';
 import { makeSchema } from 'nexus';
 import type { Registry } from '../../../core/index.ts';
 import { commonTypes } from './common.ts';
@@ -111,6 +111,10 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
       }
     }
   }
+  // e.g. a type whose every field the shadow CRUD disabled: refused at bootstrap, as Apollo's start refuses it
+  // (a schema without any Query field is not served at all: index.ts says so)
+  const invalid = Object.keys(query?.getFields() ?? {}).length > 0 ? validateSchema(schema) : [];
+  if (invalid.length > 0) throw new Error(`GraphQL: invalid schema: ${invalid.map((e) => e.message).join(' ')}`);
   return {
     schema,
     model: { roles: ctx.roles, roots, typeOf: (uid) => names.get(uid)!, resolved: new Set() },
