@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { type App, definePlugin } from '../../core/index.ts';
+import { type App, definePlugin, FILE_UID } from '../../core/index.ts';
 import { type GraphqlConfig, graphqlConfigSchema } from './config.ts';
 import { authOf, createHandlers } from './http.ts';
 import { createOperations, rootResolver } from './operation.ts';
@@ -17,6 +17,9 @@ import { usersPermissionsCrud } from './users-permissions/crud.ts';
 import { createExtensionService, type ExtensionService } from './extension/service.ts';
 import { typeRegistryOf } from './extension/type-registry.ts';
 import { type WrapDeps, wrapResolvers } from './extension/wrap.ts';
+
+const USER_UID = 'plugin::users-permissions.user';
+const ROLE_UID = 'plugin::users-permissions.role';
 
 export interface GraphqlApi {
   config: GraphqlConfig;
@@ -103,9 +106,16 @@ export const graphqlPlugin = definePlugin({
       roles: () => users().roleHandlers,
       auth: () => users().authHandlers,
     };
+    // a type `register` disabled takes its plugin's writes with it (they read and answer it)
+    const shadow = api.extension.shadowCRUD;
+    const on = { users: shadow(USER_UID).isEnabled(), roles: shadow(ROLE_UID).isEnabled() };
+    const file = shadow(FILE_UID);
+    const fileWrites = (action: string) => file.areMutationsEnabled() && file.isActionEnabled(action);
     const extensions = [
-      ...(withUsers ? [usersPermissionsOperations(app, crud.auth), usersPermissionsCrud(app, crud)] : []),
-      ...(upload ? [uploadOperations(() => upload.service), uploadFileCrud(() => upload.service)] : []),
+      ...(withUsers ? [usersPermissionsOperations(app, crud.auth), usersPermissionsCrud(app, crud, on)] : []),
+      ...(upload && file.isEnabled()
+        ? [uploadOperations(() => upload.service), uploadFileCrud(() => upload.service, fileWrites)]
+        : []),
     ];
     // the mutations' resolver reads the model the build fills in (type names of components)
     let model: SchemaModel | undefined;

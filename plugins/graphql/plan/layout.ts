@@ -150,6 +150,8 @@ function attributeEntry(
   if (attr.type !== 'dynamiczone') throw new GraphQLError(`Cannot plan ${name}`);
   const on: Record<string, PopulateNode> = {};
   for (const uid of attr.components) {
+    // a component the shadow CRUD disabled is no member of the union: its items are left out
+    if (!pc.model.roles.has(componentName(uid))) continue;
     const layout = componentLayout(pc, uid, nodes);
     // the union's type resolver reads `__typename` when the answer goes through execute
     if (pc.forExecute) layout.unshift({ kind: 'value', key: '__typename', value: componentName(uid) });

@@ -2,18 +2,18 @@
  * The schema, built once at bootstrap from the registry with Nexus (no file written: no typegen,
  * no SDL output). Strapi prunes what nothing reaches (`pruneSchema`); so does this.
  */
-import { type GraphQLFieldResolver, GraphQLSchema, isObjectType } from 'graphql';
+import { type GraphQLFieldResolver, GraphQLSchema, isObjectType, validateSchema } from 'graphql';
 import { makeSchema } from 'nexus';
 import type { Registry } from '../../../core/index.ts';
 import { commonTypes } from './common.ts';
 import type { BuildContext } from './context.ts';
 import { componentInputs, contentTypeInputs } from './inputs.ts';
-import { isExposed, type RootField, type SchemaModel, typeNames } from './model.ts';
+import { type RootField, type SchemaModel, typeNames } from './model.ts';
 import { componentOutputs, contentTypeOutputs } from './outputs.ts';
 import { contentTypeMutations, type MutationRoot, type MutationSource, mutationType } from './mutations.ts';
 import { queryType, type RootResolver } from './queries.ts';
 import { SCALARS } from './scalars.ts';
-import type { ShadowCrud } from '../extension/shadow-crud.ts';
+import { createShadowCrud, type ShadowCrud } from '../extension/shadow-crud.ts';
 import type { MergedExtension } from '../extension/service.ts';
 import { EMPTY_EXTENSION, isDefaultResolver, withUserSchema } from '../extension/schema.ts';
 
@@ -60,10 +60,13 @@ export interface BuildOptions {
 export function buildSchema(registry: Registry, resolveRoot: RootResolver, options: BuildOptions = {}): BuiltSchema {
   const shadowCRUD = options.shadowCRUD ?? true;
   const extensions = options.extensions ?? [];
-  const names = typeNames(registry);
-  const ctx: BuildContext = { registry, names, roles: new Map() };
+  const shadow = options.shadowCrud ?? createShadowCrud();
+  // a type `register` disabled is left out (names holds only those in the schema), and with it
+  // every relation or media attribute pointing at it
+  const names = typeNames(registry, (uid) => shadow(uid).isEnabled());
+  const ctx: BuildContext = { registry, names, roles: new Map(), shadow };
   // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
-  const exposed = shadowCRUD ? registry.contentTypes().filter(isExposed) : [];
+  const exposed = shadowCRUD ? registry.contentTypes().filter((ct) => names.has(ct.uid)) : [];
   const roots = new Map<string, RootField>();
   const mutations = [
     ...(shadowCRUD ? contentTypeMutations(ctx, exposed) : []),
@@ -75,7 +78,7 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
     ...SCALARS,
     ...commonTypes(ctx),
     ...exposed.flatMap((ct) => [...contentTypeOutputs(ctx, ct), ...contentTypeInputs(ctx, ct)]),
-    ...(shadowCRUD ? registry.components() : []).flatMap((c) => [
+    ...(shadowCRUD ? registry.components().filter((c) => shadow(c.uid).isEnabled()) : []).flatMap((c) => [
       ...componentOutputs(ctx, c.uid),
       ...componentInputs(ctx, c.uid),
     ]),
@@ -139,6 +142,10 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
       }
     }
   }
+  // e.g. a type whose every field the shadow CRUD disabled: refused at bootstrap, as Apollo's start refuses it
+  // (a schema without any Query field is not served at all: index.ts says so)
+  const invalid = Object.keys(query?.getFields() ?? {}).length > 0 ? validateSchema(schema) : [];
+  if (invalid.length > 0) throw new Error(`GraphQL: invalid schema: ${invalid.map((e) => e.message).join(' ')}`);
   return {
     schema,
     model: {

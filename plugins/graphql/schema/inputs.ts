@@ -7,18 +7,29 @@ import type { InputDefinitionBlock } from 'nexus/dist/core.js';
 import { type Attributes, type ContentType, FILE_UID, isLocalized, isScalar, isToMany } from '../../../core/index.ts';
 import * as n from '../naming.ts';
 import { scalarFilterOf, scalarTypeOf } from './attributes.ts';
-import { type BuildContext, dzTypeOf, enumTypeOf, hasDraftAndPublish, ownerName, targetName } from './context.ts';
+import {
+  type BuildContext,
+  dzTypeOf,
+  enumTypeOf,
+  hasComponent,
+  hasDraftAndPublish,
+  hasField,
+  ownerName,
+  targetName,
+} from './context.ts';
 
 type Block = InputDefinitionBlock<string>;
 
-function attributeFilters(ctx: BuildContext, t: Block, attrs: Attributes): void {
+/** The filters of `uid`'s attributes (those the shadow CRUD keeps; relations to disabled types left out). */
+function attributeFilters(ctx: BuildContext, t: Block, uid: string, attrs: Attributes): void {
   for (const [name, attr] of Object.entries(attrs)) {
+    if (!hasField(ctx, uid, name, 'filters')) continue;
     if (isScalar(attr)) {
       t.field(name, { type: scalarFilterOf(attr.type === 'enumeration' ? 'String' : scalarTypeOf(attr.type)) });
     } else if (attr.type === 'relation') {
       const target = targetName(ctx, attr);
       if (target) t.field(name, { type: n.filtersName(target) });
-    } else if (attr.type === 'component') {
+    } else if (attr.type === 'component' && hasComponent(ctx, attr.component)) {
       t.field(name, { type: n.filtersName(n.componentName(attr.component)) });
     }
   }
@@ -30,9 +41,11 @@ function logical(t: Block, self: string): void {
   t.field('not', { type: self });
 }
 
-function attributeInputs(ctx: BuildContext, t: Block, owner: string, attrs: Attributes): void {
+/** The input fields of `uid`'s attributes (those the shadow CRUD keeps; relations to disabled types left out). */
+function attributeInputs(ctx: BuildContext, t: Block, uid: string, owner: string, attrs: Attributes): void {
   const file = ctx.names.get(FILE_UID);
   for (const [name, attr] of Object.entries(attrs)) {
+    if (!hasField(ctx, uid, name, 'input')) continue;
     if (isScalar(attr)) {
       t.field(name, { type: attr.type === 'enumeration' ? enumTypeOf(owner, name, attr) : scalarTypeOf(attr.type) });
     } else if (attr.type === 'relation') {
@@ -41,6 +54,7 @@ function attributeInputs(ctx: BuildContext, t: Block, owner: string, attrs: Attr
     } else if (attr.type === 'media') {
       if (file) t.field(name, { type: attr.multiple ? list('ID') : 'ID' });
     } else if (attr.type === 'component') {
+      if (!hasComponent(ctx, attr.component)) continue;
       const type = n.inputName(n.componentName(attr.component));
       t.field(name, { type: attr.repeatable ? list(type) : type });
     } else {
@@ -65,19 +79,21 @@ function dynamicZoneInputs(owner: string, attrs: Attributes) {
 export function contentTypeInputs(ctx: BuildContext, ct: ContentType) {
   const name = ownerName(ctx, ct.uid);
   const filters = n.filtersName(name);
+  // `id`, the timestamps, publishedAt and i18n's fields can be disabled as Strapi's attributes can
+  const filtered = (field: string): boolean => hasField(ctx, ct.uid, field, 'filters');
   return [
     ...dynamicZoneInputs(name, ct.attributes),
     inputObjectType({
       name: filters,
       definition(t) {
-        if (ct.kind === 'collectionType') t.field('id', { type: 'IDFilterInput' });
-        attributeFilters(ctx, t, ct.attributes);
-        t.field('createdAt', { type: 'DateTimeFilterInput' });
-        t.field('updatedAt', { type: 'DateTimeFilterInput' });
-        if (hasDraftAndPublish(ct)) t.field('publishedAt', { type: 'DateTimeFilterInput' });
+        if (ct.kind === 'collectionType' && filtered('id')) t.field('id', { type: 'IDFilterInput' });
+        attributeFilters(ctx, t, ct.uid, ct.attributes);
+        if (filtered('createdAt')) t.field('createdAt', { type: 'DateTimeFilterInput' });
+        if (filtered('updatedAt')) t.field('updatedAt', { type: 'DateTimeFilterInput' });
+        if (hasDraftAndPublish(ct) && filtered('publishedAt')) t.field('publishedAt', { type: 'DateTimeFilterInput' });
         if (isLocalized(ct)) {
-          t.field('localizations', { type: filters });
-          t.field('locale', { type: 'StringFilterInput' });
+          if (filtered('localizations')) t.field('localizations', { type: filters });
+          if (filtered('locale')) t.field('locale', { type: 'StringFilterInput' });
         }
         logical(t, filters);
       },
@@ -85,8 +101,10 @@ export function contentTypeInputs(ctx: BuildContext, ct: ContentType) {
     inputObjectType({
       name: n.inputName(name),
       definition(t) {
-        attributeInputs(ctx, t, name, ct.attributes);
-        if (hasDraftAndPublish(ct)) t.field('publishedAt', { type: 'DateTime' });
+        attributeInputs(ctx, t, ct.uid, name, ct.attributes);
+        if (hasDraftAndPublish(ct) && hasField(ctx, ct.uid, 'publishedAt', 'input')) {
+          t.field('publishedAt', { type: 'DateTime' });
+        }
       },
     }),
   ];
@@ -100,15 +118,15 @@ export function componentInputs(ctx: BuildContext, uid: string) {
     inputObjectType({
       name: n.filtersName(name),
       definition(t) {
-        attributeFilters(ctx, t, attrs);
+        attributeFilters(ctx, t, uid, attrs);
         logical(t, n.filtersName(name));
       },
     }),
     inputObjectType({
       name: n.inputName(name),
       definition(t) {
-        t.id('id');
-        attributeInputs(ctx, t, name, attrs);
+        if (hasField(ctx, uid, 'id', 'input')) t.id('id');
+        attributeInputs(ctx, t, uid, name, attrs);
       },
     }),
   ];

@@ -77,12 +77,15 @@ export function readAction(uid: string, action: 'find' | 'findOne'): string {
   return PLUGIN_ACTIONS[uid]?.[action] ?? `${uid}.${action}`;
 }
 
-/** The type names of every exposed content-type, checked for clashes (two uids, one name). */
-export function typeNames(registry: Registry): Map<string, string> {
+/**
+ * The type names of every exposed content-type that `enabled` keeps (the shadow CRUD's
+ * `disable()`), checked for clashes (two uids, one name).
+ */
+export function typeNames(registry: Registry, enabled: (uid: string) => boolean = () => true): Map<string, string> {
   const out = new Map<string, string>();
   const taken = new Map<string, string>();
   for (const ct of registry.contentTypes()) {
-    if (!isExposed(ct)) continue;
+    if (!isExposed(ct) || !enabled(ct.uid)) continue;
     const name = typeName(ct);
     const other = taken.get(name);
     if (other) throw new Error(`GraphQL: ${ct.uid} and ${other} would both be named ${name}`);

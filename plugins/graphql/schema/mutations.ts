@@ -48,6 +48,9 @@ const NO_WRITES: ReadonlySet<string> = new Set([
  * `createX/updateX/deleteX` (single types: `updateX/deleteX`) and, on localized types,
  * `createXLocalization`, as Strapi 4 names and types them. Plugin types are left to their
  * plugins (users' and roles' writes: ../users-permissions/crud.ts; files': ../upload/crud.ts).
+ * A write is left out when the app's `register` disabled the type's mutations or that action;
+ * `createXLocalization` is i18n's own, there with the type (Strapi's i18n adds it for every
+ * localized type in the schema).
  */
 export function contentTypeMutations(ctx: BuildContext, types: ContentType[]): MutationSpec[] {
   const out: MutationSpec[] = [];
@@ -62,12 +65,16 @@ export function contentTypeMutations(ctx: BuildContext, types: ContentType[]): M
       action: `${ct.uid}.${action}`,
     });
     const locale = localeArg(ct);
-    if (ct.kind !== 'singleType') {
+    const shadow = ctx.shadow(ct.uid);
+    const writes = (action: string): boolean => shadow.areMutationsEnabled() && shadow.isActionEnabled(action);
+    if (ct.kind !== 'singleType' && writes('create')) {
       out.push({ name: `create${name}`, type, args: { ...data, ...locale }, root: root('create') });
     }
     const id: ArgsRecord = ct.kind === 'singleType' ? {} : { id: nonNull(arg({ type: 'ID' })) };
-    out.push({ name: `update${name}`, type, args: { ...id, ...data, ...locale }, root: root('update') });
-    out.push({ name: `delete${name}`, type, args: { ...id, ...locale }, root: root('delete') });
+    if (writes('update')) {
+      out.push({ name: `update${name}`, type, args: { ...id, ...data, ...locale }, root: root('update') });
+    }
+    if (writes('delete')) out.push({ name: `delete${name}`, type, args: { ...id, ...locale }, root: root('delete') });
     if (isLocalized(ct) && ct.kind !== 'singleType') {
       // REST creates a localization with an update in that locale: the same permission here
       out.push({

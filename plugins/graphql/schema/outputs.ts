@@ -16,7 +16,16 @@ import {
 } from '../../../core/index.ts';
 import * as n from '../naming.ts';
 import { scalarTypeOf } from './attributes.ts';
-import { type BuildContext, dzTypeOf, enumTypeOf, hasDraftAndPublish, ownerName, targetName } from './context.ts';
+import {
+  type BuildContext,
+  dzTypeOf,
+  enumTypeOf,
+  hasComponent,
+  hasDraftAndPublish,
+  hasField,
+  ownerName,
+  targetName,
+} from './context.ts';
 
 type Block = ObjectDefinitionBlock<string>;
 
@@ -58,6 +67,7 @@ function attributeField(ctx: BuildContext, t: Block, owner: string, name: string
     return;
   }
   if (attr.type === 'component') {
+    if (!hasComponent(ctx, attr.component)) return;
     const type = n.componentName(attr.component);
     if (attr.repeatable) b.field(name, { type: list(type), args: listArgs(n.filtersName(type), false) });
     else b.field(name, { type });
@@ -66,18 +76,22 @@ function attributeField(ctx: BuildContext, t: Block, owner: string, name: string
   b.field(name, { type: list(dzTypeOf(owner, name)) });
 }
 
-function attributeFields(ctx: BuildContext, t: Block, owner: string, attrs: Attributes): void {
-  for (const [name, attr] of Object.entries(attrs)) if (shown(attr)) attributeField(ctx, t, owner, name, attr);
+/** The attributes of `uid` (a content-type or component) in its output type: not private, not disabled. */
+function attributeFields(ctx: BuildContext, t: Block, uid: string, owner: string, attrs: Attributes): void {
+  for (const [name, attr] of Object.entries(attrs)) {
+    if (shown(attr) && hasField(ctx, uid, name, 'output')) attributeField(ctx, t, owner, name, attr);
+  }
 }
 
-/** Enumerations and dynamic-zone unions of one content-type or component. */
-function ownTypes(owner: string, attrs: Attributes) {
+/** Enumerations and dynamic-zone unions of one content-type or component (disabled components left out). */
+function ownTypes(ctx: BuildContext, owner: string, attrs: Attributes) {
   const out = [];
   for (const [name, attr] of Object.entries(attrs)) {
     if (attr.type === 'enumeration' && attr.enum) {
       out.push(enumType({ name: enumTypeOf(owner, name, attr), members: attr.enum }));
     } else if (attr.type === 'dynamiczone') {
-      const members = [...attr.components.map(n.componentName), 'Error'];
+      const shownComponents = attr.components.filter((c) => hasComponent(ctx, c));
+      const members = [...shownComponents.map(n.componentName), 'Error'];
       // items carry their `__typename` (built in SQL), which graphql's default type resolver reads
       out.push(unionType({ name: dzTypeOf(owner, name), definition: (t) => t.members(...members) }));
     }
@@ -95,18 +109,22 @@ export function contentTypeOutputs(ctx: BuildContext, ct: ContentType) {
   ctx.roles.set(n.entityResponse(name), { kind: 'entityResponse', uid });
   ctx.roles.set(n.entityCollection(name), { kind: 'entityCollection', uid });
   ctx.roles.set(n.relationCollection(name), { kind: 'relationCollection', uid });
+  // Strapi's timestamps, publishedAt and i18n's fields are attributes the shadow CRUD can disable
+  const has = (field: string): boolean => hasField(ctx, uid, field, 'output');
   return [
-    ...ownTypes(name, ct.attributes),
+    ...ownTypes(ctx, name, ct.attributes),
     objectType({
       name,
       definition(t) {
-        attributeFields(ctx, t, name, ct.attributes);
-        t.field('createdAt', { type: 'DateTime' });
-        t.field('updatedAt', { type: 'DateTime' });
-        if (dp) t.field('publishedAt', { type: 'DateTime' });
+        attributeFields(ctx, t, uid, name, ct.attributes);
+        if (has('createdAt')) t.field('createdAt', { type: 'DateTime' });
+        if (has('updatedAt')) t.field('updatedAt', { type: 'DateTime' });
+        if (dp && has('publishedAt')) t.field('publishedAt', { type: 'DateTime' });
         if (isLocalized(ct)) {
-          t.field('localizations', { type: n.relationCollection(name), args: listArgs(n.filtersName(name), dp) });
-          t.string('locale');
+          if (has('localizations')) {
+            t.field('localizations', { type: n.relationCollection(name), args: listArgs(n.filtersName(name), dp) });
+          }
+          if (has('locale')) t.string('locale');
         }
       },
     }),
@@ -145,12 +163,12 @@ export function componentOutputs(ctx: BuildContext, uid: string) {
   const attrs = ctx.registry.component(uid).attributes;
   ctx.roles.set(name, { kind: 'component', uid });
   return [
-    ...ownTypes(name, attrs),
+    ...ownTypes(ctx, name, attrs),
     objectType({
       name,
       definition(t) {
-        t.nonNull.id('id');
-        attributeFields(ctx, t, name, attrs);
+        if (hasField(ctx, uid, 'id', 'output')) t.nonNull.id('id');
+        attributeFields(ctx, t, uid, name, attrs);
       },
     }),
   ];

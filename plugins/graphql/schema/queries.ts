@@ -1,4 +1,8 @@
-/** The shadow CRUD's Query fields: `x(id)`, `xs(filters, pagination, sort, …)`, single types' `x`. */
+/**
+ * The shadow CRUD's Query fields: `x(id)` (action `findOne`), `xs(filters, pagination, sort, …)`
+ * (`find`), single types' `x` (`find`), each left out when the app's `register` disabled the
+ * type's queries or that action (Strapi's `builders/queries`).
+ */
 import { arg, objectType } from 'nexus';
 import type { ArgsRecord } from 'nexus/dist/core.js';
 import type { GraphQLFieldResolver } from 'graphql';
@@ -18,9 +22,12 @@ export function queryType(ctx: BuildContext, types: ContentType[], roots: Map<st
     name: 'Query',
     definition(t) {
       for (const ct of types) {
+        const shadow = ctx.shadow(ct.uid);
+        if (shadow.areQueriesDisabled()) continue;
         const name = ownerName(ctx, ct.uid);
         const dp = hasDraftAndPublish(ct);
         if (ct.kind === 'singleType') {
+          if (shadow.isActionDisabled('find')) continue;
           const root: RootField = { uid: ct.uid, kind: 'single', action: readAction(ct.uid, 'find') };
           roots.set(n.findOneName(ct), root);
           t.field(n.findOneName(ct), {
@@ -32,16 +39,20 @@ export function queryType(ctx: BuildContext, types: ContentType[], roots: Map<st
           });
           continue;
         }
-        roots.set(n.findOneName(ct), { uid: ct.uid, kind: 'findOne', action: readAction(ct.uid, 'findOne') });
-        t.field(n.findOneName(ct), {
-          type: n.entityResponse(name),
-          args: { id: arg({ type: 'ID' }), ...localeArg(ct) },
-        });
-        roots.set(n.findName(ct), { uid: ct.uid, kind: 'find', action: readAction(ct.uid, 'find') });
-        t.field(n.findName(ct), {
-          type: n.entityCollection(name),
-          args: { ...listArgs(n.filtersName(name), dp), ...localeArg(ct) },
-        });
+        if (shadow.isActionEnabled('findOne')) {
+          roots.set(n.findOneName(ct), { uid: ct.uid, kind: 'findOne', action: readAction(ct.uid, 'findOne') });
+          t.field(n.findOneName(ct), {
+            type: n.entityResponse(name),
+            args: { id: arg({ type: 'ID' }), ...localeArg(ct) },
+          });
+        }
+        if (shadow.isActionEnabled('find')) {
+          roots.set(n.findName(ct), { uid: ct.uid, kind: 'find', action: readAction(ct.uid, 'find') });
+          t.field(n.findName(ct), {
+            type: n.entityCollection(name),
+            args: { ...listArgs(n.filtersName(name), dp), ...localeArg(ct) },
+          });
+        }
       }
     },
   });

@@ -34,7 +34,14 @@ function editOf(data: unknown): FileInfo {
   return infoOf(d);
 }
 
-export function uploadFileCrud(service: () => UploadService): SchemaExtension {
+/**
+ * The file type's shadow CRUD writes; `writes(action)` tells which the app's `register` left on
+ * (`shadowCRUD('plugin::upload.file').disableMutations()`, `disableAction('update')`, …).
+ */
+export function uploadFileCrud(
+  service: () => UploadService,
+  writes: (action: string) => boolean = () => true,
+): SchemaExtension {
   const createUploadFile: Resolver = async (_source, _args, context) => {
     allow(context, UPLOAD);
     throw validationError('Files are created by the upload and multipleUpload mutations', { key: 'data' });
@@ -59,9 +66,10 @@ export function uploadFileCrud(service: () => UploadService): SchemaExtension {
       definition(t) {
         const data = { data: nonNull(arg({ type: 'UploadFileInput' })) };
         const id = { id: nonNull(idArg()) };
-        t.field('createUploadFile', { type: 'UploadFileEntityResponse', args: data });
-        t.field('updateUploadFile', { type: 'UploadFileEntityResponse', args: { ...id, ...data } });
-        t.field('deleteUploadFile', { type: 'UploadFileEntityResponse', args: id });
+        if (writes('create')) t.field('createUploadFile', { type: 'UploadFileEntityResponse', args: data });
+        if (writes('update'))
+          t.field('updateUploadFile', { type: 'UploadFileEntityResponse', args: { ...id, ...data } });
+        if (writes('delete')) t.field('deleteUploadFile', { type: 'UploadFileEntityResponse', args: id });
       },
     }),
   ];

@@ -33,7 +33,20 @@ export interface CrudHandlers {
 
 const params = (args: Args): Record<string, string> => (typeof args.id === 'string' ? { id: args.id } : {});
 
-export function usersPermissionsCrud(app: App, handlers: CrudHandlers): SchemaExtension {
+/**
+ * Which of the writes are there: a type the app's `register` disabled (`shadowCRUD(uid).disable()`)
+ * has no input nor entity response to write with, so its writes are left out too.
+ */
+export interface CrudTypes {
+  users: boolean;
+  roles: boolean;
+}
+
+export function usersPermissionsCrud(
+  app: App,
+  handlers: CrudHandlers,
+  on: CrudTypes = { users: true, roles: true },
+): SchemaExtension {
   /** A user write: planned first (a selection that cannot be planned writes nothing), then read back. */
   const userWrite =
     (kind: 'create' | 'update' | 'destroy'): Resolver =>
@@ -85,29 +98,41 @@ export function usersPermissionsCrud(app: App, handlers: CrudHandlers): SchemaEx
         const id = { id: nonNull(idArg()) };
         const roleData = { data: nonNull(arg({ type: 'UsersPermissionsRoleInput' })) };
         const userData = { data: nonNull(arg({ type: 'UsersPermissionsUserInput' })) };
-        t.field('createUsersPermissionsRole', {
-          type: 'UsersPermissionsCreateRolePayload',
-          description: 'Create a new role',
-          args: roleData,
-        });
-        t.field('updateUsersPermissionsRole', {
-          type: 'UsersPermissionsUpdateRolePayload',
-          description: 'Update an existing role',
-          args: { ...id, ...roleData },
-        });
-        t.field('deleteUsersPermissionsRole', {
-          type: 'UsersPermissionsDeleteRolePayload',
-          description: 'Delete an existing role',
-          args: id,
-        });
-        const user = 'UsersPermissionsUserEntityResponse';
-        t.nonNull.field('createUsersPermissionsUser', { type: user, description: 'Create a new user', args: userData });
-        t.nonNull.field('updateUsersPermissionsUser', {
-          type: user,
-          description: 'Update an existing user',
-          args: { ...id, ...userData },
-        });
-        t.nonNull.field('deleteUsersPermissionsUser', { type: user, description: 'Delete an existing user', args: id });
+        if (on.roles) {
+          t.field('createUsersPermissionsRole', {
+            type: 'UsersPermissionsCreateRolePayload',
+            description: 'Create a new role',
+            args: roleData,
+          });
+          t.field('updateUsersPermissionsRole', {
+            type: 'UsersPermissionsUpdateRolePayload',
+            description: 'Update an existing role',
+            args: { ...id, ...roleData },
+          });
+          t.field('deleteUsersPermissionsRole', {
+            type: 'UsersPermissionsDeleteRolePayload',
+            description: 'Delete an existing role',
+            args: id,
+          });
+        }
+        if (on.users) {
+          const user = 'UsersPermissionsUserEntityResponse';
+          t.nonNull.field('createUsersPermissionsUser', {
+            type: user,
+            description: 'Create a new user',
+            args: userData,
+          });
+          t.nonNull.field('updateUsersPermissionsUser', {
+            type: user,
+            description: 'Update an existing user',
+            args: { ...id, ...userData },
+          });
+          t.nonNull.field('deleteUsersPermissionsUser', {
+            type: user,
+            description: 'Delete an existing user',
+            args: id,
+          });
+        }
         t.field('emailConfirmation', {
           type: 'UsersPermissionsLoginPayload',
           description: 'Confirm an email users email address',
