@@ -6,7 +6,9 @@
 
 // Kernel: the app a plugin's hooks receive, and the plugin contract
 export { createApp, PLATFORM_CONFIG_DIR } from './kernel/app.ts';
-export type { App, AppOptions, AppLifecycle } from './kernel/app.ts';
+export type { App, AppOptions, AppLifecycle, LifecycleContext } from './kernel/app.ts';
+export type { MiddlewareDeps, MiddlewareFactory } from './kernel/registries.ts';
+export type { StrapiFacade, StrapiPluginFacade } from './kernel/strapi-facade.ts';
 export { definePlugin } from './kernel/plugin.ts';
 export type { Plugin } from './kernel/plugin.ts';
 export type { Endpoint, Endpoints } from './kernel/endpoints.ts';
@@ -118,6 +120,7 @@ export {
   notFound,
   unauthorized,
   forbidden,
+  policyFailed,
   methodNotAllowed,
   payloadTooLarge,
   headersTooLarge,
