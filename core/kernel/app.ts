@@ -29,12 +29,7 @@ import { chooseLogFormat, createLogger, type LogFormat } from './logger.ts';
 import { createEndpoints, type Endpoints } from './endpoints.ts';
 import { importUserModule } from './user-code.ts';
 import type { PolicyHandler } from './policies.ts';
-import {
-  addPluginEntries,
-  createRegistries,
-  loadAppRegistries,
-  type MiddlewareFactory,
-} from './registries.ts';
+import { addPluginEntries, createRegistries, loadAppRegistries, type MiddlewareFactory } from './registries.ts';
 import { createStrapiFacade, type StrapiFacade } from './strapi-facade.ts';
 
 /** Vellum's own `config/` folder: the platform defaults every app's config overrides. */
@@ -96,7 +91,10 @@ export interface App {
   plugin<API>(plugin: Plugin<API>): API;
   /** Whether the plugin is installed and enabled (and registered); by name, as `plugin`. */
   hasPlugin(plugin: Pick<Plugin<unknown>, 'name'>): boolean;
-  /** A registered policy: `global::x` (or bare `x`), `api::<api>.x`, `plugin::<plugin>.x`; unknown → ConfigurationError. */
+  /**
+   * A registered policy: `global::x` (or bare `x`), `api::<api>.x`, `plugin::<plugin>.x`; an unknown
+   * name is a ConfigurationError listing the known ones.
+   */
   policy(name: string): PolicyHandler;
   /** A registered middleware factory, named as policies are. */
   middleware(name: string): MiddlewareFactory;

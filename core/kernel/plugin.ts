@@ -6,7 +6,8 @@ import type { MiddlewareFactory } from './registries.ts';
 /**
  * A plugin. `register` only declares (content-types, routes, document middleware) and
  * returns the plugin's API, which other code reaches with the typed handle
- * `app.plugin(thePlugin)` (looked up by the plugin's unique name); `bootstrap` runs once the registry is frozen and tables exist;
+ * `app.plugin(thePlugin)` (looked up by the plugin's unique name); `bootstrap` runs once the
+ * registry is frozen and tables exist;
  * `destroy` runs in reverse order at shutdown.
  */
 export interface Plugin<API = unknown> {

@@ -91,7 +91,10 @@ export async function loadAppRegistries(registries: Registries, appDir: string):
   await loadFolder(registries, 'policy', path.join(src, 'policies'), 'global::');
   await loadFolder(registries, 'middleware', path.join(src, 'middlewares'), 'global::');
   const apis = await readdir(path.join(src, 'api'), { withFileTypes: true }).catch(() => []);
-  for (const api of apis.filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+  for (const api of apis
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
     await loadFolder(registries, 'policy', path.join(src, 'api', api, 'policies'), `api::${api}.`);
     await loadFolder(registries, 'middleware', path.join(src, 'api', api, 'middlewares'), `api::${api}.`);
   }

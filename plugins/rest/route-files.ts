@@ -40,9 +40,14 @@ export async function loadRouterFiles(app: App): Promise<Map<string, RouterFile>
   const apiDir = path.join(app.appDir, 'src', 'api');
   const apis = await readdir(apiDir, { withFileTypes: true }).catch(() => []);
   const out = new Map<string, RouterFile>();
-  for (const api of apis.filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
+  for (const api of apis
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
     const dir = path.join(apiDir, api, 'routes');
-    const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => MODULE.test(f) && !f.endsWith('.d.ts'));
+    const files = (await readdir(dir).catch(() => [] as string[])).filter(
+      (f) => MODULE.test(f) && !f.endsWith('.d.ts'),
+    );
     for (const name of files.sort()) {
       const file = path.join(dir, name);
       const router = await importUserModule(file);
@@ -52,7 +57,7 @@ export async function loadRouterFiles(app: App): Promise<Map<string, RouterFile>
         );
       }
       const ct = app.registry.contentTypes().find((c) => c.uid === router.uid);
-      if (!ct || ct.origin !== 'api') {
+      if (ct?.origin !== 'api') {
         throw configurationError(`${file}: createCoreRouter('${router.uid}'): there is no such content-type`);
       }
       const earlier = out.get(router.uid);
@@ -107,11 +112,26 @@ function relative<T>(lookup: (name: string) => T, api: string): (name: string) =
   };
 }
 
+/** A lookup whose unknown names are reported with the route (file and action) they were given for. */
+function inRoute<T>(lookup: (name: string) => T, where: string): (name: string) => T {
+  return (name) => {
+    try {
+      return lookup(name);
+    } catch (err) {
+      if (!(err instanceof ConfigurationError)) throw err;
+      throw configurationError(`${where}: ${err.message}`, { cause: err });
+    }
+  };
+}
+
 /** Route middlewares: a name or `{ name, options | config }` made by its factory, or an inline koa function. */
 function resolveMiddlewares(app: App, entry: RouterFile, items: unknown, where: string): KoaStep[] {
   if (items === undefined) return [];
   if (!Array.isArray(items)) throw configurationError(`${where}: middlewares must be an array`);
-  const factoryOf = relative((name) => app.middleware(name), entry.api);
+  const factoryOf = inRoute(
+    relative((name) => app.middleware(name), entry.api),
+    where,
+  );
   return items.map((item, i) => {
     if (typeof item === 'function') return item as KoaStep;
     const named = typeof item === 'string' ? { name: item } : item;
@@ -139,7 +159,11 @@ export function withRouteConfig(
   const cfg = entry?.router.config?.[action];
   if (!entry || !cfg) return controller;
   const where = `${entry.file} ${action}`;
-  const policies = resolvePolicies(cfg.policies, relative<PolicyHandler>((n) => app.policy(n), entry.api), where);
+  const policyOf = inRoute(
+    relative<PolicyHandler>((n) => app.policy(n), entry.api),
+    where,
+  );
+  const policies = resolvePolicies(cfg.policies, policyOf, where);
   const middlewares = resolveMiddlewares(app, entry, cfg.middlewares, where);
   const deps = { strapi: app.strapi, app };
   const policyStep: KoaStep = async (ctx, next) => {

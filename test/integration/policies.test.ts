@@ -43,7 +43,8 @@ export default (ctx) => {
   'src/policies/hit.js': `export default async (ctx, config, { strapi }) => {
   await strapi.documents('api::hit.hit').create({ data: { title: 'policy ran' } });
 };`,
-  'src/api/article/policies/owner.ts': `${PUSH}\nexport default (ctx, config) => { push(ctx, 'api:' + JSON.stringify(config)); };`,
+  'src/api/article/policies/owner.ts': `${PUSH}
+export default (ctx, config) => { push(ctx, 'api:' + JSON.stringify(config)); };`,
   'src/middlewares/trail-header.ts': `${PUSH}
 export default (options, { strapi, app }) => async (ctx, next) => {
   push(ctx, 'mw:header:' + (typeof strapi.plugin) + ':' + (app.strapi === strapi));
@@ -88,7 +89,8 @@ export default factories.createCoreRouter('api::memo.memo', { except: ['findOne'
 const seen = {};
 export default {
   register({ app, strapi }) {
-    seen.registerExtensionIsTheApis = strapi.plugin('graphql').service('extension') === app.plugin(graphqlPlugin).extension;
+    const extension = strapi.plugin('graphql').service('extension');
+    seen.registerExtensionIsTheApis = extension === app.plugin(graphqlPlugin).extension;
     seen.services = Object.keys(strapi.plugin('graphql').services);
     seen.endpoint = strapi.config.get('plugin::graphql.endpoint');
     seen.endpointDotted = strapi.config.get('plugin.graphql.endpoint');
@@ -185,9 +187,8 @@ describe('REST route policies and middlewares', () => {
       message: 'The policy says the title is wrong',
       details: {},
     });
-    expect((await t.app.documents('api::article.article').findOne({ documentId: created.documentId }))?.title).toBe(
-      'kept',
-    );
+    const kept = await t.app.documents('api::article.article').findOne({ documentId: String(created.documentId) });
+    expect(kept?.title).toBe('kept');
     const one = await t.request('GET', `/api/articles/${created.documentId}`);
     expect(one.status).toBe(403);
     expect(one.body).toEqual(policyEnvelope('Only on Tuesdays'));
@@ -260,22 +261,27 @@ describe('the registries and the strapi facade', () => {
 });
 
 describe('start-up failures', () => {
-  const appWith = (files: Record<string, string>) => writeApp({ contentTypes: { article: contentTypes.article }, files });
+  const appWith = (files: Record<string, string>) =>
+    writeApp({ contentTypes: { article: contentTypes.article }, files });
 
   it('refuses an unknown policy name in a routes file, naming it and the file', async () => {
     const appDir = await appWith({
       'src/api/article/routes/article.ts': `import { factories } from 'vellum';
 export default factories.createCoreRouter('api::article.article', { config: { find: { policies: ['is-missing'] } } });`,
     });
-    await expect(startApp({ appDir })).rejects.toThrow(/Unknown policy "is-missing".*/);
+    await expect(startApp({ appDir })).rejects.toThrow(
+      /routes\/article\.ts find: Unknown policy "is-missing" \(known: .*\)/,
+    );
   });
 
   it('refuses an unknown middleware name in a routes file', async () => {
     const appDir = await appWith({
       'src/api/article/routes/article.ts': `import { factories } from 'vellum';
-export default factories.createCoreRouter('api::article.article', { config: { find: { middlewares: ['global::nope'] } } });`,
+export default factories.createCoreRouter('api::article.article', {
+  config: { find: { middlewares: ['global::nope'] } },
+});`,
     });
-    await expect(startApp({ appDir })).rejects.toThrow(/Unknown middleware "global::nope"/);
+    await expect(startApp({ appDir })).rejects.toThrow(/article\.ts find: Unknown middleware "global::nope"/);
   });
 
   it('refuses a custom routes file, naming it', async () => {
