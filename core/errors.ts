@@ -13,6 +13,7 @@ export type ErrorName =
   | 'ApplicationError'
   | 'UnauthorizedError'
   | 'ForbiddenError'
+  | 'PolicyError'
   | 'NotFoundError'
   | 'MethodNotAllowedError'
   | 'ConflictError'
@@ -30,6 +31,7 @@ const STATUS: Record<ErrorName, number> = {
   ApplicationError: 400,
   UnauthorizedError: 401,
   ForbiddenError: 403,
+  PolicyError: 403,
   NotFoundError: 404,
   MethodNotAllowedError: 405,
   ConflictError: 409,
@@ -57,6 +59,7 @@ export type ErrorCode =
   | 'APPLICATION'
   | 'UNAUTHORIZED'
   | 'FORBIDDEN'
+  | 'POLICY'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
@@ -77,6 +80,7 @@ const DEFAULT_CODE: Record<ErrorName, ErrorCode> = {
   ApplicationError: 'APPLICATION',
   UnauthorizedError: 'UNAUTHORIZED',
   ForbiddenError: 'FORBIDDEN',
+  PolicyError: 'POLICY',
   NotFoundError: 'NOT_FOUND',
   MethodNotAllowedError: 'METHOD_NOT_ALLOWED',
   ConflictError: 'CONFLICT',
@@ -180,6 +184,13 @@ export const unauthorized = (message = 'Missing or invalid credentials'): AppErr
 
 export const forbidden = (message = 'Forbidden', details: Record<string, unknown> = {}): AppError =>
   new AppError('ForbiddenError', message, details);
+
+/**
+ * A route's or resolver's policy refused the request: Strapi's PolicyError (a ForbiddenError there),
+ * the one 403 whose message a policy may choose and the client sees.
+ */
+export const policyFailed = (message = 'Policy Failed', details: Record<string, unknown> = {}): AppError =>
+  new AppError('PolicyError', message, details);
 
 export const methodNotAllowed = (): AppError => new AppError('MethodNotAllowedError', 'Method Not Allowed');
 

@@ -6,13 +6,16 @@
 
 // Kernel: the app a plugin's hooks receive, and the plugin contract
 export { createApp, PLATFORM_CONFIG_DIR } from './kernel/app.ts';
-export type { App, AppOptions, AppLifecycle } from './kernel/app.ts';
+export type { App, AppOptions, AppLifecycle, LifecycleContext } from './kernel/app.ts';
+export type { MiddlewareDeps, MiddlewareFactory } from './kernel/registries.ts';
+export type { StrapiFacade, StrapiPluginFacade } from './kernel/strapi-facade.ts';
 export { definePlugin } from './kernel/plugin.ts';
 export type { Plugin } from './kernel/plugin.ts';
 export type { Endpoint, Endpoints } from './kernel/endpoints.ts';
 export type { LogFormat } from './kernel/logger.ts';
 export { createPolicyContext, policiesPass, resolvePolicies } from './kernel/policies.ts';
 export type { PolicyContext, PolicyDeps, PolicyHandler, PolicyItem, ResolvedPolicy } from './kernel/policies.ts';
+export { importUserModule } from './kernel/user-code.ts';
 export type { DatabaseSummary } from '../database/describe.ts';
 
 // Content-types: schema types and the registry plugins add their own types to
@@ -105,6 +108,9 @@ export type { RequestAuth } from './auth/types.ts';
 // HTTP: routes, their context and route middleware; a bound on a request's concurrent work
 export { mapLimit } from './map-limit.ts';
 export type { HttpMethod, HttpServer, RequestContext, RequestState, Route, RouteMiddleware } from './http/server.ts';
+// Strapi's `factories.createCoreRouter`, for an app's src/api/<api>/routes files
+export { factories, isCoreRouter } from './http/core-router.ts';
+export type { CoreRouteConfig, CoreRouter, CoreRouterOptions } from './http/core-router.ts';
 
 // Errors: the one catalog every thrown error comes from
 export {
@@ -118,6 +124,7 @@ export {
   notFound,
   unauthorized,
   forbidden,
+  policyFailed,
   methodNotAllowed,
   payloadTooLarge,
   headersTooLarge,

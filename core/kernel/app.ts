@@ -28,6 +28,9 @@ import { orderPlugins, type Plugin } from './plugin.ts';
 import { chooseLogFormat, createLogger, type LogFormat } from './logger.ts';
 import { createEndpoints, type Endpoints } from './endpoints.ts';
 import { importUserModule } from './user-code.ts';
+import type { PolicyHandler } from './policies.ts';
+import { addPluginEntries, createRegistries, loadAppRegistries, type MiddlewareFactory } from './registries.ts';
+import { createStrapiFacade, type StrapiFacade } from './strapi-facade.ts';
 
 /** Vellum's own `config/` folder: the platform defaults every app's config overrides. */
 export const PLATFORM_CONFIG_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config');
@@ -81,10 +84,22 @@ export interface App {
   readonly documents: DocumentService;
   /** the knex pool; available once `start()` has connected */
   readonly db: Knex;
-  /** The API a plugin's `register` returned: a typed handle, not a string lookup. */
+  /**
+   * The API a plugin's `register` returned, typed by its handle. Looked up by the plugin's (unique)
+   * name, not the object: an app's own code may hold another copy of the same plugin's module.
+   */
   plugin<API>(plugin: Plugin<API>): API;
-  /** Whether the plugin is installed and enabled. */
-  hasPlugin(plugin: Plugin<unknown>): boolean;
+  /** Whether the plugin is installed and enabled (and registered); by name, as `plugin`. */
+  hasPlugin(plugin: Pick<Plugin<unknown>, 'name'>): boolean;
+  /**
+   * A registered policy: `global::x` (or bare `x`), `api::<api>.x`, `plugin::<plugin>.x`; an unknown
+   * name is a ConfigurationError listing the known ones.
+   */
+  policy(name: string): PolicyHandler;
+  /** A registered middleware factory, named as policies are. */
+  middleware(name: string): MiddlewareFactory;
+  /** The Strapi-compatible facade (`strapi.plugin(name).service(…)`, `strapi.documents(uid)`…) for ported code. */
+  readonly strapi: StrapiFacade;
   /** The `config` object of a plugin from `config/plugins`, as written. */
   pluginConfig<T extends PlainObject = PlainObject>(name: string): T;
   /**
@@ -115,11 +130,17 @@ async function exists(file: string): Promise<boolean> {
  */
 export interface AppLifecycle {
   /** before the registry is frozen: extend schemas, add document middleware and routes */
-  register?(context: { app: App }): unknown;
+  register?(context: LifecycleContext): unknown;
   /** once the database is ready and every plugin has bootstrapped */
-  bootstrap?(context: { app: App }): unknown;
+  bootstrap?(context: LifecycleContext): unknown;
   /** on shutdown, before the plugins are destroyed */
-  destroy?(context: { app: App }): unknown;
+  destroy?(context: LifecycleContext): unknown;
+}
+
+/** What the app's lifecycle hooks get: the app, and the Strapi facade ported code expects. */
+export interface LifecycleContext {
+  app: App;
+  strapi: StrapiFacade;
 }
 
 const LIFECYCLE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
@@ -133,13 +154,13 @@ async function appLifecycle(appDir: string): Promise<Plugin<void> | null> {
     return {
       name: 'app',
       register: async (app) => {
-        await hooks.register?.({ app });
+        await hooks.register?.({ app, strapi: app.strapi });
       },
       bootstrap: async (app) => {
-        await hooks.bootstrap?.({ app });
+        await hooks.bootstrap?.({ app, strapi: app.strapi });
       },
       destroy: async (app) => {
-        await hooks.destroy?.({ app });
+        await hooks.destroy?.({ app, strapi: app.strapi });
       },
     };
   }
@@ -200,7 +221,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   } else if (config.server.openApi === true) {
     log.warn('server.openApi is ignored: a plugin authenticates every request');
   }
-  const apis = new Map<Plugin<unknown>, unknown>();
+  // by name (unique, orderPlugins checks): see App.plugin
+  const apis = new Map<string, unknown>();
+  const registries = createRegistries();
   let phase: 'created' | 'starting' | 'started' | 'failed' | 'destroyed' = 'created';
   // the one start: concurrent callers wait for it; once it failed, the app stays failed
   let starting: Promise<void> | undefined;
@@ -226,7 +249,10 @@ export async function createApp(options: AppOptions): Promise<App> {
     const schemas = await loadAppSchemas(appDir);
     for (const c of schemas.components) registry.addComponent(c);
     for (const ct of schemas.contentTypes) registry.addContentType(ct);
-    for (const p of plugins) apis.set(p, await inPlugin(p, 'register', () => p.register(app)));
+    // every name is known before any code that could look one up runs
+    await loadAppRegistries(registries, appDir);
+    for (const p of plugins) addPluginEntries(registries, p);
+    for (const p of plugins) apis.set(p.name, await inPlugin(p, 'register', () => p.register(app)));
     registry.freeze();
     db = await connect();
     // building an index on a large table may take longer than a request's statements may
@@ -239,7 +265,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     }
     server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
     endpoints.add({ name: 'Health', path: '/_health' });
-    for (const p of plugins) await inPlugin(p, 'bootstrap', () => p.bootstrap?.(app, apis.get(p)));
+    for (const p of plugins) await inPlugin(p, 'bootstrap', () => p.bootstrap?.(app, apis.get(p.name)));
   }
 
   async function connect(): Promise<Knex> {
@@ -278,6 +304,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     return conn;
   }
 
+  const strapi = createStrapiFacade({
+    config,
+    log,
+    documents: (uid) => documents(uid),
+    pluginApi: (name) => ({ found: apis.has(name), api: apis.get(name) }),
+    pluginNames: () => plugins.map((p) => p.name),
+    rawPluginConfig: (name) => ((config.plugins[name] as PlainObject | undefined)?.config ?? {}) as PlainObject,
+    policy: (name) => registries.policy(name),
+    middleware: (name) => registries.middleware(name),
+  });
+
   const app: App = {
     appDir,
     env,
@@ -293,10 +330,13 @@ export async function createApp(options: AppOptions): Promise<App> {
       return getDb();
     },
     plugin<API>(plugin: Plugin<API>): API {
-      if (!apis.has(plugin)) throw configurationError(`Plugin "${plugin.name}" is not registered in this app`);
-      return apis.get(plugin) as API;
+      if (!apis.has(plugin.name)) throw configurationError(`Plugin "${plugin.name}" is not registered in this app`);
+      return apis.get(plugin.name) as API;
     },
-    hasPlugin: (plugin) => apis.has(plugin),
+    hasPlugin: (plugin) => apis.has(plugin.name),
+    policy: (name) => registries.policy(name),
+    middleware: (name) => registries.middleware(name),
+    strapi,
     databaseSummary() {
       if (embedded) return { kind: 'embedded', dataDir: embedded.dataDir, clusterDir: embedded.clusterDir };
       if (!connection) throw new Error('the database is not connected yet: call app.start() first');
@@ -350,9 +390,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       const canceller =
         db && connection ? cancelStatementsAt(deadline, { connection, applicationName, log }) : undefined;
       for (const p of [...plugins].reverse()) {
-        if (!apis.has(p)) continue;
+        if (!apis.has(p.name)) continue;
         try {
-          await p.destroy?.(app, apis.get(p));
+          await p.destroy?.(app, apis.get(p.name));
         } catch (err) {
           log.error({ err, plugin: p.name }, 'plugin destroy failed');
         }

@@ -1,10 +1,13 @@
 import { configurationError } from '../errors.ts';
 import type { App } from './app.ts';
+import type { PolicyHandler } from './policies.ts';
+import type { MiddlewareFactory } from './registries.ts';
 
 /**
  * A plugin. `register` only declares (content-types, routes, document middleware) and
  * returns the plugin's API, which other code reaches with the typed handle
- * `app.plugin(thePlugin)`; `bootstrap` runs once the registry is frozen and tables exist;
+ * `app.plugin(thePlugin)` (looked up by the plugin's unique name); `bootstrap` runs once the
+ * registry is frozen and tables exist;
  * `destroy` runs in reverse order at shutdown.
  */
 export interface Plugin<API = unknown> {
@@ -15,6 +18,10 @@ export interface Plugin<API = unknown> {
    * request). An app needs one such plugin, or `server.openApi: true` (core/auth/open-api.ts).
    */
   authenticates?: boolean;
+  /** the plugin's policies, registered as `plugin::<name>.<key>` before any plugin registers */
+  policies?: Record<string, PolicyHandler>;
+  /** the plugin's middleware factories, registered as `plugin::<name>.<key>` */
+  middlewares?: Record<string, MiddlewareFactory>;
   register(app: App): API | Promise<API>;
   bootstrap?(app: App, api: API): void | Promise<void>;
   destroy?(app: App, api: API): void | Promise<void>;

@@ -1,5 +1,6 @@
 import { definePlugin, type HttpMethod, restApiConfig } from '../../core/index.ts';
 import { createControllers, type Controllers } from './controllers.ts';
+import { loadRouterFiles, routerFor, withRouteConfig } from './route-files.ts';
 
 /** method, path suffix, controller, permission action */
 type RouteSpec = [HttpMethod, string, keyof Controllers, string];
@@ -29,7 +30,9 @@ const VERSION_ACTIONS: RouteSpec[] = [
 /**
  * The REST content API: Strapi 5's routes under `api.rest.prefix` (default /api) for every
  * app content-type (`api::*`). Each route names its permission action (`<uid>.<action>`,
- * `find` for a single type's GET as Strapi does) for the auth plugin to check.
+ * `find` for a single type's GET as Strapi does) for the auth plugin to check. An app's
+ * `src/api/<api>/routes/*` core routers choose which of them exist and add policies and route
+ * middlewares per action (route-files.ts).
  */
 export const restPlugin = definePlugin({
   name: 'rest',
@@ -37,9 +40,10 @@ export const restPlugin = definePlugin({
     app.endpoints.add({ name: 'REST API', path: restApiConfig(app.config).prefix || '/', api: true });
     return {};
   },
-  bootstrap(app) {
+  async bootstrap(app) {
     const rest = restApiConfig(app.config);
     const { prefix } = rest;
+    const routers = await loadRouterFiles(app);
     for (const ct of app.registry.contentTypes()) {
       if (ct.origin !== 'api') continue;
       const controllers = createControllers(app, ct, rest);
@@ -50,11 +54,18 @@ export const restPlugin = definePlugin({
         for (const [method, suffix, controller, action] of VERSION_ACTIONS)
           specs.push([method, (single ? '' : '/:documentId') + suffix, controller, action]);
       }
+      const { entry, keeps } = routerFor(
+        routers,
+        ct,
+        specs.map((s) => s[3]),
+      );
       for (const [method, suffix, controller, action] of specs) {
+        // a route the router leaves out is not there at all: 404 (or 405), as any unknown route
+        if (!keeps(action)) continue;
         app.server.route({
           method,
           path: base + suffix,
-          handler: (ctx) => controllers[controller](ctx),
+          handler: withRouteConfig(app, entry, action, controllers[controller]),
           config: { action: `${ct.uid}.${action}` },
         });
       }
