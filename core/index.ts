@@ -8,7 +8,7 @@
 export { createApp, PLATFORM_CONFIG_DIR } from './kernel/app.ts';
 export type { App, AppOptions, AppLifecycle, LifecycleContext } from './kernel/app.ts';
 export type { MiddlewareDeps, MiddlewareFactory } from './kernel/registries.ts';
-export type { StrapiFacade, StrapiPluginFacade } from './kernel/strapi-facade.ts';
+export type { PluginServices, StrapiFacade, StrapiPluginFacade } from './kernel/strapi-facade.ts';
 export { definePlugin } from './kernel/plugin.ts';
 export type { Plugin } from './kernel/plugin.ts';
 export type { Endpoint, Endpoints } from './kernel/endpoints.ts';

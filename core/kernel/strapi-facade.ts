@@ -11,9 +11,17 @@ import { configurationError } from '../errors.ts';
 import type { PolicyHandler } from './policies.ts';
 import type { MiddlewareFactory } from './registries.ts';
 
+/**
+ * The services of each plugin by name, for the types of `strapi.plugin(name).service(name)`:
+ * a plugin adds its own with `declare module` (the GraphQL plugin declares `graphql.extension`).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by plugins' declaration merging
+export interface PluginServices {}
+
 /** `strapi.plugin(name)`: a plugin's services and config. */
-export interface StrapiPluginFacade {
+export interface StrapiPluginFacade<Services = Record<string, unknown>> {
   /** one of the services the plugin's API lists in `services` (unknown → ConfigurationError) */
+  service<K extends keyof Services & string>(name: K): Services[K];
   service(name: string): unknown;
   /** every service of the plugin, by name */
   readonly services: Readonly<Record<string, unknown>>;
@@ -24,6 +32,7 @@ export interface StrapiPluginFacade {
 /** The members of Strapi's `strapi` object Vellum offers. */
 export interface StrapiFacade {
   /** an installed plugin by name (unknown → ConfigurationError listing the installed ones) */
+  plugin<N extends keyof PluginServices & string>(name: N): StrapiPluginFacade<PluginServices[N]>;
   plugin(name: string): StrapiPluginFacade;
   /** the document service of one content-type: `app.documents(uid)` */
   documents(uid: string): DocumentApi;
@@ -80,13 +89,14 @@ export function createStrapiFacade(deps: StrapiFacadeDeps): StrapiFacade {
     }
     const raw = (api as { services?: unknown } | undefined)?.services;
     const services: Record<string, unknown> = isPlainObject(raw) ? raw : {};
+    // the overloads' types are the plugins' declarations; at run time every name reads `services`
     return {
       services,
-      service(service) {
+      service: ((service: string): unknown => {
         if (Object.hasOwn(services, service)) return services[service];
         const known = Object.keys(services).join(', ') || 'none';
         throw configurationError(`Plugin "${name}" has no service "${service}" (services: ${known})`);
-      },
+      }) as StrapiPluginFacade['service'],
       config: (path, defaultValue) => readPath(pluginConfig(name), path, defaultValue),
     };
   }

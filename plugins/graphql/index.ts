@@ -39,18 +39,19 @@ export interface GraphqlApi {
   built?: BuiltSchema;
 }
 
-/** The kernel's registries of policies and middlewares, and the facade they are given. */
-function kernelOf(app: App): WrapDeps {
-  const k = app as unknown as Partial<Pick<WrapDeps, 'policy' | 'middleware'>> & { strapi?: unknown };
-  const missing = (name: string) => {
-    throw new Error(`no ${name} registry`);
-  };
-  return {
-    policy: (name) => (k.policy ? k.policy(name) : missing('policy')),
-    middleware: (name) => (k.middleware ? k.middleware(name) : missing('middleware')),
-    deps: { strapi: k.strapi ?? app, app },
-  };
+declare module '../../core/index.ts' {
+  /** `strapi.plugin('graphql').service('extension')` is typed */
+  interface PluginServices {
+    graphql: GraphqlApi['services'];
+  }
 }
+
+/** The kernel's registries of policies and middlewares, and what they are given (Strapi's `{ strapi }`). */
+const kernelOf = (app: App): WrapDeps => ({
+  policy: (name) => app.policy(name),
+  middleware: (name) => app.middleware(name),
+  deps: { strapi: app.strapi, app },
+});
 
 /** `apolloServer.introspection` when set, else Apollo's default: off in production (unless `playgroundAlways`). */
 const introspectionOf = (config: GraphqlConfig, nodeEnv: string | undefined): boolean =>
@@ -124,7 +125,7 @@ export const graphqlPlugin = definePlugin({
     const user = api.extension.generate({
       strapi: kernel.deps.strapi,
       app,
-      typeRegistry: typeRegistryOf(app.registry),
+      typeRegistry: typeRegistryOf(app.registry, config.shadowCRUD, api.extension.shadowCRUD),
     });
     api.built = buildSchema(app.registry, rootResolver(app), {
       shadowCRUD: config.shadowCRUD,
@@ -169,3 +170,16 @@ export const graphqlPlugin = definePlugin({
     app.server.route({ method: 'GET', path: config.endpoint, handler: handlers.get });
   },
 });
+
+export type {
+  Extension,
+  ExtensionContext,
+  ExtensionInput,
+  ExtensionService,
+  MiddlewareItem,
+  ResolverConfig,
+  ResolverMiddleware,
+  TypeRegistry,
+} from './extension/service.ts';
+export type { ShadowCrud, ShadowCrudField, ShadowCrudType } from './extension/shadow-crud.ts';
+export type { GraphqlContext, ReadOptions } from './read.ts';

@@ -44,6 +44,17 @@ function words(body: unknown): number {
 const extensions = definePlugin({
   name: 'extension-test',
   dependencies: ['graphql'],
+  // registered as plugin::extension-test.<name>, addressed by name in resolversConfig
+  policies: {
+    'max-n': (context, config) =>
+      Number((context.args as { n?: number }).n ?? 0) <= ((config as { max?: number }).max ?? 1),
+  },
+  middlewares: {
+    suffix:
+      (options) =>
+      async (next: (...a: unknown[]) => unknown, ...rest: unknown[]) =>
+        `${await next(...rest)}${(options as { suffix?: string }).suffix ?? '!'}`,
+  },
   register(app) {
     const { extension } = app.plugin(graphqlPlugin);
     extension.use({
@@ -93,6 +104,8 @@ const extensions = definePlugin({
                 throw new GraphQLError('a message for the client');
               },
             });
+            t.string('named', { args: { n: intArg() }, resolve: () => 'named' });
+            t.string('namedOptions', { args: { n: intArg() }, resolve: () => 'named' });
             t.string('merged', { resolve: () => 'nexus' });
             t.string('mergedConfig', { resolve: () => 'configured' });
           },
@@ -159,6 +172,12 @@ const extensions = definePlugin({
           ],
         },
         'Mutation.createTag': { policies: [() => false] },
+        // registered ones: a bare name, and the object forms with config and options
+        'Query.named': { middlewares: ['plugin::extension-test.suffix'], policies: ['plugin::extension-test.max-n'] },
+        'Query.namedOptions': {
+          middlewares: [{ name: 'plugin::extension-test.suffix', options: { suffix: '?' } }],
+          policies: [{ name: 'plugin::extension-test.max-n', config: { max: 5 } }],
+        },
         'Query.authors': { auth: false },
       },
     });
@@ -254,7 +273,9 @@ describe('types, typeDefs and resolvers', () => {
   it('answers a custom query with an authorized read of the query engine, in one statement', async () => {
     t.queries.length = 0;
     const res = await gql(
-      '{ articlesByAuthor(name: "Ada") { data { id attributes { title author { data { attributes { name } } } } } meta { pagination { total } } } }',
+      `{ articlesByAuthor(name: "Ada") {
+          data { id attributes { title author { data { attributes { name } } } } }
+          meta { pagination { total } } } }`,
     );
     expect(
       res.body.data.articlesByAuthor.data.map((a: { attributes: { title: string } }) => a.attributes.title),
@@ -342,6 +363,13 @@ describe('resolversConfig', () => {
     expect(calls).toEqual(['middleware 1', 'middleware 2', 'policy', 'resolver']);
   });
 
+  it('runs registered middlewares and policies named alone or with options and config', async () => {
+    expect((await gql('{ named }')).body).toEqual({ data: { named: 'named!' } });
+    expect((await gql('{ named(n: 2) }')).body).toEqual({ errors: [FORBIDDEN], data: { named: null } });
+    expect((await gql('{ namedOptions(n: 5) }')).body).toEqual({ data: { namedOptions: 'named?' } });
+    expect((await gql('{ namedOptions(n: 6) }')).body.errors).toEqual([FORBIDDEN]);
+  });
+
   it('passes a policy answering true or undefined and refuses anything else with FORBIDDEN', async () => {
     for (const [answer, passes] of [
       [true, true],
@@ -407,5 +435,28 @@ describe('resolversConfig', () => {
     expect((await gql('{ author(id: "x") { data { id } } }', nothing)).body.errors).toEqual([FORBIDDEN]);
     const rest = await t.request('GET', '/api/authors', undefined, { authorization: `Bearer ${nothing}` });
     expect(rest.status).toBe(403);
+  });
+});
+
+describe('extensions that cannot apply', () => {
+  const failing = (extension: Parameters<ReturnType<typeof graphqlPluginApi>['use']>[0]) =>
+    definePlugin({
+      name: 'bad-extension',
+      dependencies: ['graphql'],
+      register(app) {
+        app.plugin(graphqlPlugin).extension.use(extension);
+      },
+    });
+  const graphqlPluginApi = (app: TestApp['app']) => app.plugin(graphqlPlugin).extension;
+
+  it.each([
+    [{ resolvers: { NoSuchType: { x: () => 1 } } }, 'resolvers name the type NoSuchType'],
+    [{ resolvers: { Query: { noSuchField: () => 1 } } }, 'resolvers name Query.noSuchField'],
+    [{ resolversConfig: { 'Query.articles': { middlewares: ['global::nope'] } } }, 'nope'],
+    [{ resolversConfig: { 'Query.articles': { policies: ['plugin::extension-test.nope'] } } }, 'nope'],
+    [{ resolversConfig: { 'Query.articles': { auth: { scope: 'x' } } } }, 'auth must be false or { scope: string[] }'],
+    [{ typeDefs: 'extend type NoSuchType { x: Int }' }, 'typeDefs do not merge'],
+  ])('fails the start, naming what is wrong: %j', async (extension, message) => {
+    await expect(startApp({ plugins: [failing(extension as never)] })).rejects.toThrow(message);
   });
 });

@@ -388,7 +388,7 @@ describe('HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.tags.data).toEqual([{ attributes: { name: 'alpha' } }]);
     // a valid mutation (an invalid one is refused first, 400, as Apollo validates before this check)
-    const mutation = encodeURIComponent('mutation { deleteTag(id: "x") { data { id } } }');
+    const mutation = encodeURIComponent('mutation { deleteAuthor(id: "x") { data { id } } }');
     const m = await t.request('GET', `/graphql?query=${mutation}`);
     expect(m.status).toBe(405);
     expect(m.body.errors[0].message).toBe('GET supports only query operation');

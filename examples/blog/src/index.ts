@@ -1,13 +1,23 @@
 import type { App, AppLifecycle } from 'vellum';
+import { graphqlPlugin } from 'vellum/plugins/graphql';
+import { blogExtension } from './graphql/extension.ts';
 
 /** `VELLUM_DEMO_CONTENT=false` (or 0, no, off) starts the blog empty; anything else fills a new one. */
 const wantsDemoContent = (env: App['env']): boolean =>
   !['false', '0', 'no', 'off'].includes((env.VELLUM_DEMO_CONTENT ?? '').toLowerCase());
 
 // The app's own lifecycle hooks, Strapi-style: `register` runs before the registry is frozen
-// (extend schemas, add document middleware), `bootstrap` once the database is ready.
+// (extend schemas, add document middleware, customize GraphQL), `bootstrap` once the database is ready.
 export default {
-  register() {},
+  register({ app, strapi }) {
+    // `graphql: { enabled: false }` in config/plugins: nothing to customize
+    if (!app.hasPlugin(graphqlPlugin)) return;
+    // Vellum's typed handle on the GraphQL plugin: a custom query and field, who may call what
+    app.plugin(graphqlPlugin).extension.use(blogExtension);
+    // Strapi's spelling works too, so code written for Strapi's GraphQL plugin ports unchanged:
+    // tags are removed through REST only
+    strapi.plugin('graphql').service('extension').shadowCRUD('api::tag.tag').disableAction('delete');
+  },
   async bootstrap({ app }) {
     if (wantsDemoContent(app.env)) {
       try {

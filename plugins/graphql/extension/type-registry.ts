@@ -6,12 +6,14 @@ import { isExposed } from '../schema/model.ts';
 import * as n from '../naming.ts';
 import type { Registry } from '../../../core/index.ts';
 import type { TypeRegistry } from './service.ts';
+import type { ShadowCrud } from './shadow-crud.ts';
 
-export function typeRegistryOf(registry: Registry): TypeRegistry {
+/** `generated` false (`shadowCRUD: false`): nothing; a type `shadowCRUD(uid).disable()` turned off is left out. */
+export function typeRegistryOf(registry: Registry, generated: boolean, shadow: ShadowCrud): TypeRegistry {
   const types = new Map<string, { name: string; kind: string; uid?: string }>();
   const add = (name: string, kind: string, uid: string) => types.set(name, { name, kind, uid });
-  for (const ct of registry.contentTypes()) {
-    if (!isExposed(ct)) continue;
+  for (const ct of generated ? registry.contentTypes() : []) {
+    if (!isExposed(ct) || shadow(ct.uid).isDisabled()) continue;
     const name = n.typeName(ct);
     add(name, 'content-type', ct.uid);
     add(n.entity(name), 'entity', ct.uid);
@@ -21,6 +23,8 @@ export function typeRegistryOf(registry: Registry): TypeRegistry {
     add(n.inputName(name), 'input', ct.uid);
     add(n.filtersName(name), 'filters', ct.uid);
   }
-  for (const c of registry.components()) add(n.componentName(c.uid), 'component', c.uid);
+  for (const c of generated ? registry.components() : []) {
+    if (shadow(c.uid).isEnabled()) add(n.componentName(c.uid), 'component', c.uid);
+  }
   return { has: (name) => types.has(name), get: (name) => types.get(name) };
 }

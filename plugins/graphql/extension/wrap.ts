@@ -16,6 +16,7 @@ import {
   forbidden,
   isAppError,
   isPlainObject,
+  type MiddlewareFactory,
   type PolicyDeps,
   type PolicyHandler,
   policiesPass,
@@ -27,9 +28,6 @@ import { byResponseKey, type ResolverContext } from '../resolver-context.ts';
 import type { ResolverConfig, ResolverMiddleware } from './service.ts';
 
 type Resolver = GraphQLFieldResolver<unknown, unknown>;
-
-/** A registered middleware: Strapi's factory, called with the item's options. */
-export type MiddlewareFactory = (options: unknown, deps: PolicyDeps) => unknown;
 
 export interface WrapDeps {
   policy(name: string): PolicyHandler;
