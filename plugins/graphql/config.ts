@@ -58,6 +58,13 @@ export const graphqlConfigSchema = z.object({
     .default('/graphql'),
   /** generate types and queries from the content-types (off: only what extensions add, later) */
   shadowCRUD: z.boolean().default(true),
+  /**
+   * The schema's shape: `entity`, Strapi 4's (`ArticleEntity { id attributes }`, the brief's), or
+   * `flat`, Strapi 5's (`Article { documentId … }`, `articles_connection { nodes pageInfo }`).
+   */
+  shape: z.enum(['entity', 'flat']).default('entity'),
+  /** Strapi 5's option: with `shape: 'flat'`, adds the deprecated `data`, `attributes` and `id` fields */
+  v4CompatibilityMode: z.boolean().default(false),
   /** selection sets nested deeper than this are refused (400); -1 or 0: no limit */
   depthLimit: z.number().int().min(-1).default(10),
   /**

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { type App, definePlugin, FILE_UID } from '../../core/index.ts';
+import { type App, configurationError, definePlugin, FILE_UID } from '../../core/index.ts';
 import { type GraphqlConfig, graphqlConfigSchema } from './config.ts';
 import { authOf, createHandlers } from './http.ts';
 import { createOperations, rootResolver } from './operation.ts';
@@ -95,6 +95,9 @@ export const graphqlPlugin = definePlugin({
   },
   bootstrap(app, api) {
     const { config } = api;
+    // TODO(#15): remove once the flat shape is served; until then it is refused, never silently the entity one
+    if (config.shape === 'flat')
+      throw configurationError("graphql: shape 'flat' (Strapi 5's schema) is not available yet; use 'entity'");
     const ignored = Object.keys(config.apolloServer).filter((k) => k !== 'introspection');
     if (ignored.length > 0)
       app.log.warn(`graphql: apolloServer options ${ignored.join(', ')} do not apply to Vellum and are ignored`);
@@ -133,6 +136,8 @@ export const graphqlPlugin = definePlugin({
       mutations: api.mutationSources,
       extensions,
       shadowCrud: api.extension.shadowCRUD,
+      shape: config.shape,
+      v4Compat: config.v4CompatibilityMode,
       user,
     });
     model = api.built.model;

@@ -6,7 +6,7 @@ import { type GraphQLFieldResolver, GraphQLSchema, isObjectType, validateSchema 
 import { makeSchema } from 'nexus';
 import type { Registry } from '../../../core/index.ts';
 import { commonTypes } from './common.ts';
-import type { BuildContext } from './context.ts';
+import type { BuildContext, Shape } from './context.ts';
 import { componentInputs, contentTypeInputs } from './inputs.ts';
 import { type RootField, type SchemaModel, typeNames } from './model.ts';
 import { componentOutputs, contentTypeOutputs } from './outputs.ts';
@@ -55,6 +55,9 @@ export interface BuildOptions {
   user?: MergedExtension;
   /** what the app's `register` disabled through `extension.shadowCRUD(uid)` */
   shadowCrud?: ShadowCrud;
+  /** `graphql.config.shape` (default `entity`) and, for `flat`, `v4CompatibilityMode` */
+  shape?: Shape;
+  v4Compat?: boolean;
 }
 
 export function buildSchema(registry: Registry, resolveRoot: RootResolver, options: BuildOptions = {}): BuiltSchema {
@@ -64,7 +67,14 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
   // a type `register` disabled is left out (names holds only those in the schema), and with it
   // every relation or media attribute pointing at it
   const names = typeNames(registry, (uid) => shadow(uid).isEnabled());
-  const ctx: BuildContext = { registry, names, roles: new Map(), shadow };
+  const ctx: BuildContext = {
+    registry,
+    names,
+    roles: new Map(),
+    shadow,
+    shape: options.shape ?? 'entity',
+    v4Compat: options.v4Compat ?? false,
+  };
   // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
   const exposed = shadowCRUD ? registry.contentTypes().filter((ct) => names.has(ct.uid)) : [];
   const roots = new Map<string, RootField>();

@@ -13,7 +13,13 @@ export interface BuildContext {
   roles: Map<string, TypeRole>;
   /** what the app's `register` disabled (Strapi's shadow CRUD manager) */
   shadow: ShadowCrud;
+  /** Strapi 4's entity shape (the default) or Strapi 5's flat one (`graphql.config.shape`) */
+  shape: Shape;
+  /** with the flat shape: Strapi 5's `v4CompatibilityMode` fields */
+  v4Compat: boolean;
 }
+
+export type Shape = 'entity' | 'flat';
 
 /** Where an attribute of a content-type or component may appear: its output type, input or filters. */
 export type FieldPart = 'output' | 'input' | 'filters';

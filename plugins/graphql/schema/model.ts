@@ -20,12 +20,17 @@ export type TypeRole =
   /** `ArticleEntityResponseCollection { data meta }` */
   | { kind: 'entityCollection'; uid: string }
   | { kind: 'meta' }
-  | { kind: 'pagination' };
+  | { kind: 'pagination' }
+  /** flat shape: `ArticleEntityResponseCollection { nodes pageInfo }` (a root `articles_connection`) */
+  | { kind: 'connection'; uid: string }
+  /** flat shape: `ArticleRelationResponseCollection { nodes }` (a nested `tags_connection`) */
+  | { kind: 'relationConnection'; uid: string };
 
 /** A Query field of the shadow CRUD. */
 export interface RootField {
   uid: string;
-  kind: 'find' | 'findOne' | 'single';
+  /** `connection`: the flat shape's `articles_connection` (a `find` answering `{ nodes pageInfo }`) */
+  kind: 'find' | 'findOne' | 'single' | 'connection';
   /** the permission action the caller needs */
   action: string;
 }
