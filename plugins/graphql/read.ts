@@ -5,9 +5,10 @@
  * shadow CRUD root field would be, with the resolver's `filters` and-ed in: one statement, the
  * caller's rights applied to the root and to every populated relation, the value shaped for the
  * selection (nested custom fields included). The field's type says what is read: a
- * `…EntityResponseCollection` lists, a `…EntityResponse` reads one document.
+ * `…EntityResponseCollection` lists, a `…EntityResponse` reads one document (the flat shape:
+ * `[Article]` lists, `ArticleEntityResponseCollection` is a connection, `Article` one document).
  */
-import { getNamedType, type GraphQLResolveInfo } from 'graphql';
+import { getNamedType, getNullableType, type GraphQLResolveInfo, isListType } from 'graphql';
 import { type App, configurationError, type RequestContext, resolveFilters } from '../../core/index.ts';
 import { entityCollection, entityResponse } from './naming.ts';
 import { readRoot } from './run.ts';
@@ -47,10 +48,15 @@ export async function readFor(
   const returned = getNamedType(info.returnType).name;
   const typeName = model.typeOf(uid);
   const single = app.registry.contentType(uid).kind === 'singleType';
+  const flat = model.shape === 'flat';
   let root: RootField;
-  if (returned === entityCollection(typeName) && !single) {
+  if (flat && returned === typeName && isListType(getNullableType(info.returnType)) && !single) {
     root = { uid, kind: 'find', action: readAction(uid, 'find') };
-  } else if (returned === entityResponse(typeName)) {
+  } else if (flat && returned === entityCollection(typeName) && !single) {
+    root = { uid, kind: 'connection', action: readAction(uid, 'find') };
+  } else if (!flat && returned === entityCollection(typeName) && !single) {
+    root = { uid, kind: 'find', action: readAction(uid, 'find') };
+  } else if (returned === (flat ? typeName : entityResponse(typeName))) {
     root = single
       ? { uid, kind: 'single', action: readAction(uid, 'find') }
       : { uid, kind: 'findOne', action: readAction(uid, 'findOne') };

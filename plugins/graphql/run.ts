@@ -5,7 +5,7 @@
  */
 import { type App, type Doc, type DocumentApi, resolveFilters } from '../../core/index.ts';
 import { byDocumentId } from './plan/args.ts';
-import { paginationValues, type RootPlan } from './plan/root.ts';
+import { type PaginationKey, paginationValues, type RootPlan } from './plan/root.ts';
 
 /** What the read returned: the text of each `data` key's value, and the total when counted. */
 interface Read {
@@ -54,23 +54,28 @@ async function readOne(app: App, docs: DocumentApi, plan: RootPlan): Promise<Rea
   return { data: split(plan, doc), total: null };
 }
 
+/** `pageInfo` / `meta.pagination`'s selected keys. */
+function paginationObject(plan: RootPlan, total: number | null, keys: PaginationKey[]): Record<string, unknown> {
+  const values = paginationValues(plan.window!, total);
+  return Object.fromEntries(keys.map((k) => [k.key, k.value === '__typename' ? 'Pagination' : values[k.value]]));
+}
+
 /** The root field's value as JSON text. */
 export async function readRoot(app: App, plan: RootPlan): Promise<string> {
   const docs = app.documents(plan.root.uid);
-  const read = plan.root.kind === 'find' ? await readList(docs, plan) : await readOne(app, docs, plan);
+  const list = plan.root.kind === 'find' || plan.root.kind === 'connection';
+  const read = list ? await readList(docs, plan) : await readOne(app, docs, plan);
+  // the flat shape's list or document: the read itself
+  if (plan.bare) return read.data[0] ?? 'null';
   let d = 0;
   const parts = plan.parts.map((part) => {
     const key = JSON.stringify(part.key);
     if (part.kind === 'typename') return `${key}:${JSON.stringify(part.value)}`;
     if (part.kind === 'data') return `${key}:${read.data[d++]}`;
-    const values = paginationValues(plan.window!, read.total);
+    if (part.kind === 'pageInfo') return `${key}:${JSON.stringify(paginationObject(plan, read.total, part.keys))}`;
     const meta: Record<string, unknown> = {};
     for (const p of part.parts) {
-      if (p.kind === 'typename') meta[p.key] = 'ResponseCollectionMeta';
-      else
-        meta[p.key] = Object.fromEntries(
-          p.keys.map((k) => [k.key, k.value === '__typename' ? 'Pagination' : values[k.value]]),
-        );
+      meta[p.key] = p.kind === 'typename' ? 'ResponseCollectionMeta' : paginationObject(plan, read.total, p.keys);
     }
     return `${key}:${JSON.stringify(meta)}`;
   });

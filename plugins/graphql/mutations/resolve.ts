@@ -47,6 +47,15 @@ async function singleId(docs: DocumentApi): Promise<string | undefined> {
   return (await docs.findFirst({ status: 'draft', locale: '*', fields: [] }))?.documentId as string | undefined;
 }
 
+/**
+ * The version a write leaves: Strapi 5's `status` argument in the flat shape (PUBLISHED, its
+ * default, publishes), else Strapi 4's rule from `data.publishedAt` and what was there before.
+ */
+function versionAfter(flat: boolean, args: Args, dp: boolean, publication: Publication, before: Status | null) {
+  if (flat) return dp && args.status === 'DRAFT' ? 'draft' : 'published';
+  return statusAfter(dp, publication, before);
+}
+
 function statusAfter(dp: boolean, publication: Publication, before: Status | null): Status {
   if (!dp || publication === 'set') return 'published';
   if (publication === 'null') return 'draft';
@@ -56,11 +65,12 @@ function statusAfter(dp: boolean, publication: Publication, before: Status | nul
 /** `model`: the built schema's (known once the build that needs this resolver is done). */
 export function mutationResolver(app: App, modelOf: () => SchemaModel) {
   const { registry } = app;
+  const flat = (): boolean => modelOf().shape === 'flat';
 
   async function create(root: MutationRoot, args: Args, locale?: string): Promise<Written> {
     const dp = registry.contentType(root.uid).options.draftAndPublish === true;
     const { data, publication } = writeInput(registry, modelOf(), root.uid, args.data);
-    const status = statusAfter(dp, publication, null);
+    const status = versionAfter(flat(), args, dp, publication, null);
     const documentId = root.kind === 'createLocalization' && typeof args.id === 'string' ? args.id : undefined;
     const doc = await app.documents.transaction(async (documents, trx) => {
       const docs = documents(root.uid);
@@ -91,17 +101,27 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
       if (!documentId) {
         // a single type's first update creates it, as Strapi 4's (and REST's PUT) does
         if (!single) return null;
-        const status = statusAfter(dp, publication, null);
+        const status = versionAfter(flat(), args, dp, publication, null);
         const doc = await docs.create({ data, locale, status, fields: [] });
         return { documentId: doc.documentId as string, status };
       }
       const before = await versionOf(docs, documentId, locale);
       if (!before) return null;
-      const status = statusAfter(dp, publication, before);
+      const status = versionAfter(flat(), args, dp, publication, before);
       await docs.update({ documentId, data, locale, status, fields: [] });
-      if (dp && before === 'published' && status === 'draft') await docs.unpublish({ documentId, locale, fields: [] });
+      // Strapi 4's `publishedAt: null` unpublishes; Strapi 5's `status: DRAFT` only writes the draft
+      if (!flat() && dp && before === 'published' && status === 'draft')
+        await docs.unpublish({ documentId, locale, fields: [] });
       return { documentId, status };
     });
+  }
+
+  /** Strapi 5's delete: `{ documentId }`, whether or not there was such a document (as Strapi 5 answers). */
+  async function deleteFlat(root: MutationRoot, id: string | undefined, locale?: string) {
+    const docs = app.documents(root.uid);
+    const documentId = registry.contentType(root.uid).kind === 'singleType' ? await singleId(docs) : id;
+    if (documentId) await docs.delete({ documentId, locale });
+    return { documentId: documentId ?? id ?? null };
   }
 
   return (root: MutationRoot): GraphQLFieldResolver<unknown, unknown> =>
@@ -110,7 +130,10 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
       try {
         allow(ctx, root.action);
         const locale = localeOf(args.locale);
-        const id = typeof args.id === 'string' ? args.id : undefined;
+        // Strapi 4 addresses a document by `id`, Strapi 5 by `documentId`
+        const given = flat() ? args.documentId : args.id;
+        const id = typeof given === 'string' ? given : undefined;
+        if (flat() && root.kind === 'delete') return await deleteFlat(root, id, locale);
         // planned before writing: a selection that cannot be planned (a bad argument) writes nothing
         const read: RootField = { uid: root.uid, kind: 'findOne', action: root.action };
         const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, {

@@ -124,8 +124,12 @@ export function windowOf(raw: unknown, limits: ListLimits): ListWindow {
   };
 }
 
-/** `publicationState` as the core's status (LIVE, the default, is the published versions). */
-export const statusOf = (raw: unknown): Status => (raw === 'PREVIEW' ? 'draft' : 'published');
+/**
+ * A field's version argument as the core's status: Strapi 4's `publicationState` (LIVE, the
+ * default, is the published versions; PREVIEW the drafts) or Strapi 5's `status` (PUBLISHED, DRAFT).
+ */
+export const statusOf = (args: Record<string, unknown>): Status =>
+  args.publicationState === 'PREVIEW' || args.status === 'DRAFT' ? 'draft' : 'published';
 
 /** The `locale` argument as the document service's (`all`: every locale). */
 export const localeOf = (raw: unknown): string | undefined =>

@@ -64,8 +64,8 @@ function listOptions(
   const options: PopulateNode = { pagination: window };
   if (filters) options.filters = filters;
   if (sort) options.sort = sort;
-  if (args.publicationState !== undefined) {
-    options.status = statusOf(args.publicationState);
+  if (args.publicationState !== undefined || args.status !== undefined) {
+    options.status = statusOf(args);
     if (options.status === 'draft') pc.readsDrafts = true;
   }
   return options;
@@ -132,6 +132,10 @@ function attributeEntry(
     const many = attr.type === 'relation' ? isToMany(attr) : attr.multiple === true;
     const args = argsOf(pc, owner, nodes);
     const options = many ? listOptions(pc, target, args, count, name) : {};
+    // Strapi 5: the target's documents themselves (`author { name }`, `tags { name }`), no wrapper
+    if (pc.model.shape === 'flat') {
+      return { kind: 'populate', key, node: { ...options, attribute: name, layout: itemLayout(pc, target, nodes) } };
+    }
     const layout = wrapper(pc, outType, nodes, (data) => ({
       ...options,
       attribute: name,
@@ -160,16 +164,74 @@ function attributeEntry(
   return { kind: 'populate', key, node: { attribute: name, on } };
 }
 
-/** The fields selected on a document's attributes type (`Article`). */
+/** One item of a list or relation: an entity (`{ id attributes }`), or in the flat shape the document itself. */
+export const itemLayout = (pc: PlanContext, uid: string, nodes: FieldNode[]): Layout =>
+  pc.model.shape === 'flat' ? documentLayout(pc, uid, nodes) : entityLayout(pc, uid, nodes);
+
+const CONNECTION = '_connection';
+
+/**
+ * The flat shape's `tags_connection { nodes }` (`localizations_connection` too): the same
+ * populate as `tags`, under `nodes`, with the connection field's own arguments.
+ */
+function connectionEntry(
+  pc: PlanContext,
+  uid: string,
+  typeName: string,
+  key: string,
+  nodes: FieldNode[],
+  count: ReturnType<typeof amountCounter>,
+): LayoutEntry | undefined {
+  const name = fieldName(nodes);
+  const base = name.slice(0, -CONNECTION.length);
+  const attrs = pc.registry.attributesOf(uid);
+  const attr = Object.hasOwn(attrs, base) ? attrs[base] : undefined;
+  let target: string;
+  let action: string;
+  if (attr?.type === 'relation' && isToMany(attr)) [target, action] = [attr.target, findActionOf(attr.target)];
+  else if (attr?.type === 'media' && attr.multiple === true) [target, action] = [FILE_UID, MEDIA_FIND_ACTION];
+  else if (!attr && base === LOCALIZATIONS) [target, action] = [uid, findActionOf(uid)];
+  else return undefined;
+  if (!pc.auth.allows(action)) return forbiddenField(pc, key);
+  const options = listOptions(pc, target, argsOf(pc, typeName, nodes), count, name);
+  const outType = objectTypeOf(pc, typeName)
+    .getFields()
+    [name].type.toString()
+    .replace(/[[\]!]/g, '');
+  const layout: Layout = [];
+  for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
+    const field = fieldName(sub);
+    if (field === '__typename') layout.push({ kind: 'value', key: k, value: outType });
+    else if (field === 'nodes')
+      layout.push({
+        kind: 'populate',
+        key: k,
+        node: { ...options, attribute: base, layout: documentLayout(pc, target, sub) },
+      });
+  }
+  return { kind: 'object', key, layout };
+}
+
+/** The fields selected on a document's type (`Article`: the entity shape's attributes, the flat shape's document). */
 export function documentLayout(pc: PlanContext, uid: string, nodes: FieldNode[]): Layout {
   const ct = pc.registry.contentType(uid);
   const typeName = pc.model.typeOf(uid);
+  const flat = pc.model.shape === 'flat';
   return membersLayout(pc, typeName, fieldsOf(pc, typeName, nodes), (key, sub, count) => {
     const name = fieldName(sub);
     if (SYSTEM.has(name)) return { kind: 'field', key, field: name };
+    if (flat && name === 'documentId') return { kind: 'field', key, field: 'documentId' };
+    if (flat && name.endsWith(CONNECTION)) return connectionEntry(pc, uid, typeName, key, sub, count);
     if (name !== LOCALIZATIONS || Object.hasOwn(ct.attributes, name)) return undefined;
     if (!pc.auth.allows(findActionOf(uid))) return forbiddenField(pc, key);
     const options = listOptions(pc, uid, argsOf(pc, typeName, sub), count, name);
+    if (flat) {
+      return {
+        kind: 'populate',
+        key,
+        node: { ...options, attribute: LOCALIZATIONS, layout: documentLayout(pc, uid, sub) },
+      };
+    }
     const outType = `${typeName}RelationResponseCollection`;
     const layout = wrapper(pc, outType, sub, (data) => ({
       ...options,

@@ -16,7 +16,7 @@ import { entityCollection, entityResponse } from '../naming.ts';
 import type { RootField } from '../schema/model.ts';
 import { filtersOf, type ListWindow, localeOf, sortOf, statusOf, windowOf } from './args.ts';
 import { fieldsOf, objectTypeOf, type PlanContext } from './context.ts';
-import { entityLayout } from './layout.ts';
+import { documentLayout, entityLayout } from './layout.ts';
 
 /** One key of `meta.pagination`. */
 export type PaginationKey = { key: string; value: 'total' | 'page' | 'pageSize' | 'pageCount' | '__typename' };
@@ -29,7 +29,9 @@ export type RootPart =
       kind: 'meta';
       key: string;
       parts: Array<{ kind: 'typename'; key: string } | { kind: 'pagination'; key: string; keys: PaginationKey[] }>;
-    };
+    }
+  /** the flat shape's `pageInfo` of a connection: the pagination itself */
+  | { kind: 'pageInfo'; key: string; keys: PaginationKey[] };
 
 export interface RootPlan {
   key: string;
@@ -51,6 +53,11 @@ export interface RootPlan {
   parts: RootPart[];
   /** nested fields left null because the caller may not read them (one FORBIDDEN error each) */
   forbidden: number;
+  /**
+   * The flat shape's `articles`, `article`, `global`: the field's value is the read's own (a list,
+   * a document or null), not an object around it; `parts` is then empty.
+   */
+  bare?: boolean;
 }
 
 const NEEDS_TOTAL: ReadonlySet<string> = new Set(['total', 'pageCount']);
@@ -61,11 +68,7 @@ function metaPart(pc: PlanContext, key: string, nodes: FieldNode[]): RootPart {
     const name = sub[0].name.value;
     if (name === '__typename') parts.push({ kind: 'typename', key: k });
     else {
-      const keys: PaginationKey[] = [];
-      for (const [pk, psub] of fieldsOf(pc, 'Pagination', sub)) {
-        keys.push({ key: pk, value: psub[0].name.value as PaginationKey['value'] });
-      }
-      parts.push({ kind: 'pagination', key: k, keys });
+      parts.push({ kind: 'pagination', key: k, keys: paginationKeys(pc, sub) });
     }
   }
   return { kind: 'meta', key, parts };
@@ -97,7 +100,7 @@ export function planRoot(
   const typeName = pc.model.typeOf(root.uid);
   const def = objectTypeOf(pc, parent).getFields()[nodes[0].name.value];
   const args = getArgumentValues(def, nodes[0], pc.op.variables);
-  const status = statusOf(args.publicationState);
+  const status = statusOf(args);
   if (status === 'draft') pc.readsDrafts = true;
   const plan: RootPlan = {
     key,
@@ -110,6 +113,7 @@ export function planRoot(
     parts: [],
     forbidden: 0,
   };
+  if (pc.model.shape === 'flat') return planFlat(pc, plan, key, nodes, args, extra);
   const list = root.kind === 'find';
   const outType = list ? entityCollection(typeName) : entityResponse(typeName);
   const layouts: Array<[string, Layout]> = [];
@@ -131,13 +135,66 @@ export function planRoot(
   plan.layout =
     layouts.length === 1 ? layouts[0][1] : layouts.map(([k, layout]) => ({ kind: 'object', key: k, layout }));
   if (root.kind === 'findOne') plan.id = extra.id ?? (typeof args.id === 'string' ? args.id : null);
-  if (list) {
-    plan.filters = filtersOf(pc.registry, root.uid, args.filters);
-    plan.sort = sortOf(pc.registry, root.uid, args.sort);
-    assertQueryAccess({ filters: plan.filters, sort: plan.sort }, (action) => pc.auth.allows(action));
-    if (extra.filters)
-      plan.filters = plan.filters ? { type: 'and', nodes: [plan.filters, extra.filters] } : extra.filters;
-    plan.window = windowOf(args.pagination, pc.limits);
+  if (list) listArgs(pc, plan, args, extra);
+  plan.forbidden = pc.forbidden;
+  return plan;
+}
+
+function paginationKeys(pc: PlanContext, nodes: FieldNode[]): PaginationKey[] {
+  const keys: PaginationKey[] = [];
+  for (const [pk, psub] of fieldsOf(pc, 'Pagination', nodes)) {
+    keys.push({ key: pk, value: psub[0].name.value as PaginationKey['value'] });
+  }
+  return keys;
+}
+
+/** A list's filters, sort and window, checked against the caller's rights; `extra.filters` and-ed in. */
+function listArgs(pc: PlanContext, plan: RootPlan, args: Record<string, unknown>, extra: ExtraArgs): void {
+  const { uid } = plan.root;
+  plan.filters = filtersOf(pc.registry, uid, args.filters);
+  plan.sort = sortOf(pc.registry, uid, args.sort);
+  assertQueryAccess({ filters: plan.filters, sort: plan.sort }, (action) => pc.auth.allows(action));
+  if (extra.filters)
+    plan.filters = plan.filters ? { type: 'and', nodes: [plan.filters, extra.filters] } : extra.filters;
+  plan.window = windowOf(args.pagination, pc.limits);
+}
+
+/**
+ * Strapi 5's root fields: `articles` (a list) and `article(documentId)` / `global` (a document)
+ * answer the read itself; `articles_connection` answers `{ nodes pageInfo }`.
+ */
+function planFlat(
+  pc: PlanContext,
+  plan: RootPlan,
+  key: string,
+  nodes: FieldNode[],
+  args: Record<string, unknown>,
+  extra: ExtraArgs,
+): RootPlan {
+  const { root } = plan;
+  const typeName = pc.model.typeOf(root.uid);
+  if (root.kind === 'connection') {
+    const outType = entityCollection(typeName);
+    for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
+      const name = sub[0].name.value;
+      if (name === '__typename') plan.parts.push({ kind: 'typename', key: k, value: outType });
+      else if (name === 'nodes') {
+        plan.parts.push({ kind: 'data', key: k });
+        plan.dataKeys.push(k);
+        plan.layout = documentLayout(pc, root.uid, sub);
+      } else if (name === 'pageInfo') {
+        const keys = paginationKeys(pc, sub);
+        plan.parts.push({ kind: 'pageInfo', key: k, keys });
+        plan.count ||= keys.some((x) => NEEDS_TOTAL.has(x.value));
+      }
+    }
+    listArgs(pc, plan, args, extra);
+  } else {
+    plan.bare = true;
+    plan.dataKeys = [key];
+    plan.layout = documentLayout(pc, root.uid, nodes);
+    if (root.kind === 'find') listArgs(pc, plan, args, extra);
+    if (root.kind === 'findOne') plan.id = extra.id ?? (typeof args.documentId === 'string' ? args.documentId : null);
   }
   plan.forbidden = pc.forbidden;
   return plan;

@@ -159,6 +159,8 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
   return {
     schema,
     model: {
+      shape: ctx.shape,
+      v4Compat: ctx.v4Compat,
       roles: ctx.roles,
       roots: new Map([...roots].filter(([name]) => !custom.has(`Query.${name}`))),
       typeOf: (uid) => names.get(uid)!,

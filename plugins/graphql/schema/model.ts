@@ -36,6 +36,10 @@ export interface RootField {
 }
 
 export interface SchemaModel {
+  /** Strapi 4's entity shape or Strapi 5's flat one (`graphql.config.shape`) */
+  shape: 'entity' | 'flat';
+  /** flat shape: Strapi 5's `v4CompatibilityMode` fields are in the schema */
+  v4Compat?: boolean;
   roles: ReadonlyMap<string, TypeRole>;
   roots: ReadonlyMap<string, RootField>;
   /** the GraphQL type name of a content-type's documents */
