@@ -10,7 +10,7 @@ import * as n from '../naming.ts';
 import { type BuildContext, hasField, ownerName } from './context.ts';
 import { attributeFields, type Block, type Link, listArgs, ownTypes } from './outputs.ts';
 
-/** `tags(filters, pagination, sort): [Tag]!` and `tags_connection(…): TagRelationResponseCollection`; to-one: `Tag`. */
+/** To-many: `tags(filters, pagination, sort): [Tag]!` and `tags_connection(…)`; to-one: `author: Author`. */
 const flatLink: Link = (t, name, target, many, args) => {
   if (!many) {
     t.field(name, { type: target });
