@@ -126,6 +126,53 @@ describe("GraphQL schema of the blog fixture, Strapi 5's flat shape", () => {
     expect(entity.getType('DeleteMutationResponse')).toBeUndefined();
   });
 
+  it('tells the planner what each type and root field is', () => {
+    const { model, actions } = flat(false);
+    expect(model.roles.get('Article')).toEqual({ kind: 'document', uid: 'api::article.article' });
+    expect(model.roles.get('ArticleEntityResponseCollection')).toEqual({
+      kind: 'connection',
+      uid: 'api::article.article',
+    });
+    expect(model.roles.get('TagRelationResponseCollection')).toEqual({
+      kind: 'relationConnection',
+      uid: 'api::tag.tag',
+    });
+    expect(model.roles.get('ComponentSharedSeo')).toEqual({ kind: 'component', uid: 'shared.seo' });
+    expect(model.roles.get('Pagination')).toEqual({ kind: 'pagination' });
+    expect(model.roles.has('ArticleEntity')).toBe(false);
+    const article = 'api::article.article';
+    expect(model.roots.get('article')).toEqual({ uid: article, kind: 'findOne', action: `${article}.findOne` });
+    expect(model.roots.get('articles')).toEqual({ uid: article, kind: 'find', action: `${article}.find` });
+    expect(model.roots.get('articles_connection')).toEqual({
+      uid: article,
+      kind: 'connection',
+      action: `${article}.find`,
+    });
+    expect(model.roots.get('global')).toMatchObject({ uid: 'api::global.global', kind: 'single' });
+    expect(actions.get('Query.articles_connection')).toBe(`${article}.find`);
+  });
+
+  it('gives the writes their resolver, told they are flat', () => {
+    const roots: unknown[] = [];
+    buildSchema(t.app.registry, () => () => null, {
+      shape: 'flat',
+      resolveMutation: (root) => {
+        roots.push(root);
+        return () => null;
+      },
+    });
+    const article = 'api::article.article';
+    expect(roots).toContainEqual({ uid: article, kind: 'create', action: `${article}.create`, shape: 'flat' });
+    expect(roots).toContainEqual({ uid: article, kind: 'delete', action: `${article}.delete`, shape: 'flat' });
+    expect(roots).toContainEqual({
+      uid: 'api::global.global',
+      kind: 'update',
+      action: 'api::global.global.update',
+      shape: 'flat',
+    });
+    expect(roots).not.toContainEqual(expect.objectContaining({ kind: 'createLocalization' }));
+  });
+
   it('gives every difference a reason', () => {
     for (const d of [...FLAT_DIFFERENCES, ...V4_COMPAT_DIFFERENCES]) expect(d.reason.length).toBeGreaterThan(10);
   });
