@@ -5,13 +5,17 @@
 import { type GraphQLFieldResolver, GraphQLSchema, isObjectType, validateSchema } from 'graphql';
 import { makeSchema } from 'nexus';
 import type { Registry } from '../../../core/index.ts';
-import { commonTypes } from './common.ts';
+import { commonTypes, flatCommonTypes } from './common.ts';
 import type { BuildContext, Shape } from './context.ts';
 import { componentInputs, contentTypeInputs } from './inputs.ts';
 import { type RootField, type SchemaModel, typeNames } from './model.ts';
 import { componentOutputs, contentTypeOutputs } from './outputs.ts';
+import { componentOutputsFlat, contentTypeOutputsFlat } from './outputs-flat.ts';
+import { contentTypeInputsFlat } from './inputs-flat.ts';
 import { contentTypeMutations, type MutationRoot, type MutationSource, mutationType } from './mutations.ts';
+import { contentTypeMutationsFlat } from './mutations-flat.ts';
 import { queryType, type RootResolver } from './queries.ts';
+import { queryTypeFlat } from './queries-flat.ts';
 import { SCALARS } from './scalars.ts';
 import { createShadowCrud, type ShadowCrud } from '../extension/shadow-crud.ts';
 import type { MergedExtension } from '../extension/service.ts';
@@ -60,6 +64,26 @@ export interface BuildOptions {
   v4Compat?: boolean;
 }
 
+/** What each shape generates (Strapi 4's entity shape; Strapi 5's flat one). */
+const SHAPES = {
+  entity: {
+    common: commonTypes,
+    outputs: contentTypeOutputs,
+    inputs: contentTypeInputs,
+    componentOutputs,
+    query: queryType,
+    mutations: contentTypeMutations,
+  },
+  flat: {
+    common: (ctx: BuildContext) => [...commonTypes(ctx), ...flatCommonTypes()],
+    outputs: contentTypeOutputsFlat,
+    inputs: contentTypeInputsFlat,
+    componentOutputs: componentOutputsFlat,
+    query: queryTypeFlat,
+    mutations: contentTypeMutationsFlat,
+  },
+} as const;
+
 export function buildSchema(registry: Registry, resolveRoot: RootResolver, options: BuildOptions = {}): BuiltSchema {
   const shadowCRUD = options.shadowCRUD ?? true;
   const extensions = options.extensions ?? [];
@@ -75,24 +99,25 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
     shape: options.shape ?? 'entity',
     v4Compat: options.v4Compat ?? false,
   };
+  const shape = SHAPES[ctx.shape];
   // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
   const exposed = shadowCRUD ? registry.contentTypes().filter((ct) => names.has(ct.uid)) : [];
   const roots = new Map<string, RootField>();
   const mutations = [
-    ...(shadowCRUD ? contentTypeMutations(ctx, exposed) : []),
+    ...(shadowCRUD ? shape.mutations(ctx, exposed) : []),
     ...(options.mutations ?? []).flatMap((source) => source(ctx)),
   ];
   const specs = new Map(mutations.map((m) => [m.name, m]));
   const mutation = mutationType(mutations);
   const types = [
     ...SCALARS,
-    ...commonTypes(ctx),
-    ...exposed.flatMap((ct) => [...contentTypeOutputs(ctx, ct), ...contentTypeInputs(ctx, ct)]),
+    ...shape.common(ctx),
+    ...exposed.flatMap((ct) => [...shape.outputs(ctx, ct), ...shape.inputs(ctx, ct)]),
     ...(shadowCRUD ? registry.components().filter((c) => shadow(c.uid).isEnabled()) : []).flatMap((c) => [
-      ...componentOutputs(ctx, c.uid),
+      ...shape.componentOutputs(ctx, c.uid),
       ...componentInputs(ctx, c.uid),
     ]),
-    queryType(ctx, exposed, roots),
+    shape.query(ctx, exposed, roots),
     ...(mutation ? [mutation] : []),
     ...extensions.flatMap((e) => e.types),
   ];

@@ -87,3 +87,16 @@ export function commonTypes(ctx: BuildContext) {
     ...FILTERED_SCALARS.map(scalarFilter),
   ];
 }
+
+/** Strapi 5's (the flat shape's) own: the `status` argument's enum and what a delete answers. */
+export function flatCommonTypes() {
+  return [
+    enumType({ name: 'PublicationStatus', members: ['DRAFT', 'PUBLISHED'] }),
+    objectType({
+      name: 'DeleteMutationResponse',
+      definition(t) {
+        t.nonNull.id('documentId');
+      },
+    }),
+  ];
+}

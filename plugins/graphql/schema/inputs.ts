@@ -18,12 +18,16 @@ import {
   targetName,
 } from './context.ts';
 
-type Block = InputDefinitionBlock<string>;
+export type Block = InputDefinitionBlock<string>;
 
-/** The filters of `uid`'s attributes (those the shadow CRUD keeps; relations to disabled types left out). */
-function attributeFilters(ctx: BuildContext, t: Block, uid: string, attrs: Attributes): void {
+/**
+ * The filters of `uid`'s attributes (those the shadow CRUD keeps; relations to disabled types left
+ * out). Strapi 5 (the flat shape) leaves private attributes out too; Strapi 4 lists them.
+ */
+export function attributeFilters(ctx: BuildContext, t: Block, uid: string, attrs: Attributes): void {
   for (const [name, attr] of Object.entries(attrs)) {
     if (!hasField(ctx, uid, name, 'filters')) continue;
+    if (ctx.shape === 'flat' && (attr.private === true || attr.type === 'password')) continue;
     if (isScalar(attr)) {
       t.field(name, { type: scalarFilterOf(attr.type === 'enumeration' ? 'String' : scalarTypeOf(attr.type)) });
     } else if (attr.type === 'relation') {
@@ -35,14 +39,14 @@ function attributeFilters(ctx: BuildContext, t: Block, uid: string, attrs: Attri
   }
 }
 
-function logical(t: Block, self: string): void {
+export function logical(t: Block, self: string): void {
   t.field('and', { type: list(self) });
   t.field('or', { type: list(self) });
   t.field('not', { type: self });
 }
 
 /** The input fields of `uid`'s attributes (those the shadow CRUD keeps; relations to disabled types left out). */
-function attributeInputs(ctx: BuildContext, t: Block, uid: string, owner: string, attrs: Attributes): void {
+export function attributeInputs(ctx: BuildContext, t: Block, uid: string, owner: string, attrs: Attributes): void {
   const file = ctx.names.get(FILE_UID);
   for (const [name, attr] of Object.entries(attrs)) {
     if (!hasField(ctx, uid, name, 'input')) continue;
@@ -64,7 +68,7 @@ function attributeInputs(ctx: BuildContext, t: Block, uid: string, owner: string
 }
 
 /** A dynamic zone's input: a scalar of `{ __typename, ...fields }` objects (Strapi 4's). */
-function dynamicZoneInputs(owner: string, attrs: Attributes) {
+export function dynamicZoneInputs(owner: string, attrs: Attributes) {
   return Object.entries(attrs)
     .filter(([, attr]) => attr.type === 'dynamiczone')
     .map(([name]) =>

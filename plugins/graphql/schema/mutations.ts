@@ -8,7 +8,7 @@ import { arg, nonNull, objectType } from 'nexus';
 import type { AllNexusOutputTypeDefs, ArgsRecord, NexusMetaType } from 'nexus/dist/core.js';
 import { type ContentType, isLocalized } from '../../../core/index.ts';
 import * as n from '../naming.ts';
-import { type BuildContext, ownerName } from './context.ts';
+import { type BuildContext, ownerName, type Shape } from './context.ts';
 
 type OutputType = string | NexusMetaType | AllNexusOutputTypeDefs;
 
@@ -18,6 +18,13 @@ export interface MutationRoot {
   kind: 'create' | 'update' | 'delete' | 'createLocalization';
   /** the permission action the caller needs (REST's for the same write) */
   action: string;
+  /**
+   * `flat` (Strapi 5's shape, mutations-flat.ts): the document is addressed by `documentId`
+   * (not `id`), create and update take `status` (`DRAFT`/`PUBLISHED`, default `PUBLISHED`) and
+   * answer the document itself, delete answers `DeleteMutationResponse { documentId }`; absent:
+   * Strapi 4's entity shape.
+   */
+  shape?: Shape;
 }
 
 /** One Mutation field: a shadow CRUD write (`root`) or an operation with a resolver of its own. */
@@ -37,7 +44,7 @@ export type MutationSource = (ctx: BuildContext) => MutationSpec[];
 const localeArg = (ct: ContentType): ArgsRecord => (isLocalized(ct) ? { locale: arg({ type: 'I18NLocaleCode' }) } : {});
 
 /** Types whose shadow CRUD writes Strapi disables (their plugins replace or forbid them). */
-const NO_WRITES: ReadonlySet<string> = new Set([
+export const NO_WRITES: ReadonlySet<string> = new Set([
   'plugin::i18n.locale',
   'plugin::users-permissions.user',
   'plugin::users-permissions.role',

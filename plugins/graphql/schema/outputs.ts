@@ -27,7 +27,9 @@ import {
   targetName,
 } from './context.ts';
 
-type Block = ObjectDefinitionBlock<string>;
+export type Block = ObjectDefinitionBlock<string>;
+/** a block adding one field, possibly already non-null (`t.nonNull`) */
+export type FieldBlock = Pick<Block, 'field'>;
 
 /** A list field's arguments: Strapi's `filters`, `pagination = {}`, `sort = []` (and `publicationState`). */
 export function listArgs(filters: string | undefined, draftAndPublish: boolean): ArgsRecord {
@@ -39,10 +41,22 @@ export function listArgs(filters: string | undefined, draftAndPublish: boolean):
   };
 }
 
-const shown = (attr: Attribute): boolean => !(attr.private === true || attr.type === 'password');
+export const shown = (attr: Attribute): boolean => !(attr.private === true || attr.type === 'password');
+
+/**
+ * How a shape types relations and media: `link(t, name, target, many, args)` adds the field of a
+ * relation or media attribute to `target` (its type name); `many` ones get list arguments.
+ */
+export type Link = (t: FieldBlock, name: string, target: string, many: boolean, args: ArgsRecord) => void;
+
+/** Strapi 4's: `XEntityResponse`, `XRelationResponseCollection(filters, pagination, sort)`. */
+const entityLink: Link = (t, name, target, many, args) => {
+  if (many) t.field(name, { type: n.relationCollection(target), args });
+  else t.field(name, { type: n.entityResponse(target) });
+};
 
 /** One attribute as an output field of `owner` (required ones non-null, as Strapi 4). */
-function attributeField(ctx: BuildContext, t: Block, owner: string, name: string, attr: Attribute): void {
+function attributeField(ctx: BuildContext, t: Block, owner: string, name: string, attr: Attribute, link: Link): void {
   const b = attr.required === true ? t.nonNull : t;
   if (isScalar(attr)) {
     b.field(name, { type: attr.type === 'enumeration' ? enumTypeOf(owner, name, attr) : scalarTypeOf(attr.type) });
@@ -51,19 +65,16 @@ function attributeField(ctx: BuildContext, t: Block, owner: string, name: string
   if (attr.type === 'relation') {
     const target = targetName(ctx, attr);
     if (!target) return;
-    if (!isToMany(attr)) {
-      b.field(name, { type: n.entityResponse(target) });
-      return;
-    }
-    const dp = hasDraftAndPublish(ctx.registry.contentType(attr.target));
-    b.field(name, { type: n.relationCollection(target), args: listArgs(n.filtersName(target), dp) });
+    const many = isToMany(attr);
+    const dp = many && ctx.shape === 'entity' && hasDraftAndPublish(ctx.registry.contentType(attr.target));
+    link(b, name, target, many, many ? listArgs(n.filtersName(target), dp) : {});
     return;
   }
   if (attr.type === 'media') {
     const file = ctx.names.get(FILE_UID);
     if (!file) return;
-    if (attr.multiple) b.field(name, { type: n.relationCollection(file), args: listArgs(n.filtersName(file), false) });
-    else b.field(name, { type: n.entityResponse(file) });
+    const many = attr.multiple === true;
+    link(b, name, file, many, many ? listArgs(n.filtersName(file), false) : {});
     return;
   }
   if (attr.type === 'component') {
@@ -77,14 +88,21 @@ function attributeField(ctx: BuildContext, t: Block, owner: string, name: string
 }
 
 /** The attributes of `uid` (a content-type or component) in its output type: not private, not disabled. */
-function attributeFields(ctx: BuildContext, t: Block, uid: string, owner: string, attrs: Attributes): void {
+export function attributeFields(
+  ctx: BuildContext,
+  t: Block,
+  uid: string,
+  owner: string,
+  attrs: Attributes,
+  link: Link = entityLink,
+): void {
   for (const [name, attr] of Object.entries(attrs)) {
-    if (shown(attr) && hasField(ctx, uid, name, 'output')) attributeField(ctx, t, owner, name, attr);
+    if (shown(attr) && hasField(ctx, uid, name, 'output')) attributeField(ctx, t, owner, name, attr, link);
   }
 }
 
 /** Enumerations and dynamic-zone unions of one content-type or component (disabled components left out). */
-function ownTypes(ctx: BuildContext, owner: string, attrs: Attributes) {
+export function ownTypes(ctx: BuildContext, owner: string, attrs: Attributes) {
   const out = [];
   for (const [name, attr] of Object.entries(attrs)) {
     if (attr.type === 'enumeration' && attr.enum) {
