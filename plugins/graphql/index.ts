@@ -95,9 +95,6 @@ export const graphqlPlugin = definePlugin({
   },
   bootstrap(app, api) {
     const { config } = api;
-    // TODO(#15): remove once the flat shape is served; until then it is refused, never silently the entity one
-    if (config.shape === 'flat')
-      throw configurationError("graphql: shape 'flat' (Strapi 5's schema) is not available yet; use 'entity'");
     const ignored = Object.keys(config.apolloServer).filter((k) => k !== 'introspection');
     if (ignored.length > 0)
       app.log.warn(`graphql: apolloServer options ${ignored.join(', ')} do not apply to Vellum and are ignored`);
@@ -115,7 +112,8 @@ export const graphqlPlugin = definePlugin({
     const on = { users: shadow(USER_UID).isEnabled(), roles: shadow(ROLE_UID).isEnabled() };
     const file = shadow(FILE_UID);
     const fileWrites = (action: string) => file.areMutationsEnabled() && file.isActionEnabled(action);
-    const extensions = [
+    // TODO(#15): the plugins' operations in the flat shape
+    const extensions = config.shape === 'flat' ? [] : [
       ...(withUsers ? [usersPermissionsOperations(app, crud.auth), usersPermissionsCrud(app, crud, on)] : []),
       ...(upload && file.isEnabled()
         ? [uploadOperations(() => upload.service), uploadFileCrud(() => upload.service, fileWrites)]

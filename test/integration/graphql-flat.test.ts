@@ -181,8 +181,8 @@ describe('flat mutations', () => {
   it("answers Strapi 5's way for an unknown document: null on update, its documentId on delete", async () => {
     const update = await gql('mutation { updateTag(documentId: "nope", data: { name: "x" }) { documentId } }');
     expect(update.body).toEqual({ data: { updateTag: null } });
-    const del = await gql('mutation { deleteTag(documentId: "nope") { documentId } }');
-    expect(del.body).toEqual({ data: { deleteTag: { documentId: 'nope' } } });
+    const del = await gql('mutation { deleteAuthor(documentId: "nope") { documentId } }');
+    expect(del.body).toEqual({ data: { deleteAuthor: { documentId: "nope" } } });
   });
 
   it('refuses a write the caller may not make, writing nothing', async () => {
