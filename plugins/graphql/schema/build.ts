@@ -31,6 +31,13 @@ export interface SchemaExtension {
   resolvers: Record<string, Record<string, GraphQLFieldResolver<unknown, unknown>>>;
 }
 
+/**
+ * An extension, or one made from what the schema is built from (its shape, the roles of the types
+ * generated so far): called once the content-types' types are defined, so it can give a type of
+ * its own a role the planner reads (the flat shape's `UsersPermissionsUserEntityResponse`).
+ */
+export type ExtensionSource = SchemaExtension | ((ctx: BuildContext) => SchemaExtension);
+
 export interface BuiltSchema {
   schema: GraphQLSchema;
   model: SchemaModel;
@@ -54,7 +61,7 @@ export interface BuildOptions {
   /** modules adding Mutation fields of their own, as specs (see mutations.ts) */
   mutations?: MutationSource[];
   /** modules adding Nexus types and their resolvers (users-permissions' and upload's operations) */
-  extensions?: SchemaExtension[];
+  extensions?: ExtensionSource[];
   /** the app's extensions, merged (types, typeDefs, plugins, resolvers) */
   user?: MergedExtension;
   /** what the app's `register` disabled through `extension.shadowCRUD(uid)` */
@@ -86,7 +93,6 @@ const SHAPES = {
 
 export function buildSchema(registry: Registry, resolveRoot: RootResolver, options: BuildOptions = {}): BuiltSchema {
   const shadowCRUD = options.shadowCRUD ?? true;
-  const extensions = options.extensions ?? [];
   const shadow = options.shadowCrud ?? createShadowCrud();
   // a type `register` disabled is left out (names holds only those in the schema), and with it
   // every relation or media attribute pointing at it
@@ -109,7 +115,7 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
   ];
   const specs = new Map(mutations.map((m) => [m.name, m]));
   const mutation = mutationType(mutations);
-  const types = [
+  const generated = [
     ...SCALARS,
     ...shape.common(ctx),
     ...exposed.flatMap((ct) => [...shape.outputs(ctx, ct), ...shape.inputs(ctx, ct)]),
@@ -119,8 +125,9 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
     ]),
     shape.query(ctx, exposed, roots),
     ...(mutation ? [mutation] : []),
-    ...extensions.flatMap((e) => e.types),
   ];
+  const extensions = (options.extensions ?? []).map((e) => (typeof e === 'function' ? e(ctx) : e));
+  const types = [...generated, ...extensions.flatMap((e) => e.types)];
   const user = options.user ?? EMPTY_EXTENSION;
   const base = makeSchema({
     types: [...types, ...user.types],

@@ -1,7 +1,8 @@
 /**
  * Upload's operations as Strapi 4's GraphQL plugin has them: `upload`, `multipleUpload`,
  * `updateFileInfo`, `removeFile`, through the upload plugin's service (same size limits,
- * formats and linking rules). The files come from a multipart request (multipart.ts).
+ * formats and linking rules). The files come from a multipart request (multipart.ts). Strapi 5
+ * has none of them (the flat shape): its file writes are crud.ts's.
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import { arg, extendType, idArg, list, nonNull, stringArg } from 'nexus';
@@ -10,6 +11,7 @@ import type { IncomingFile } from '../../upload/multipart.ts';
 import type { FileInfo, UploadService } from '../../upload/service.ts';
 import { allow } from '../resolver-context.ts';
 import type { SchemaExtension } from '../schema/build.ts';
+import type { BuildContext } from '../schema/context.ts';
 import { fileInfoInput } from '../schema/extra.ts';
 import { fileResponse } from './shape.ts';
 
@@ -62,7 +64,13 @@ function linkOf(args: Args, auth: RequestAuth) {
   return { ref, refId, field, locale: undefined };
 }
 
-export function uploadOperations(service: () => UploadService): SchemaExtension {
+/** The operations, in the entity shape; none in the flat one. */
+export const uploadOperations =
+  (service: () => UploadService) =>
+  (ctx: Pick<BuildContext, 'shape'>): SchemaExtension =>
+    ctx.shape === 'flat' ? { types: [], resolvers: {} } : operations(service);
+
+function operations(service: () => UploadService): SchemaExtension {
   const upload: Resolver = async (_source, args, context, info) => {
     const auth = allow(context, UPLOAD);
     const file = fileOf(args.file, 'file');

@@ -4,6 +4,8 @@
  * deleteUsersPermissionsRole` (`{ok}` payloads) and `emailConfirmation` (`{jwt, user}`). Each
  * calls the REST route's handler (same checks, errors, role rules) after the same permission
  * check. A user is answered by the planner, in one statement, so its role can be selected.
+ * Strapi 5 keeps all of them as they were: its user response is `{ data: UsersPermissionsUser }`,
+ * the flat document (types.ts), planned as a `findOne` root answering that response.
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import { arg, extendType, idArg, nonNull, stringArg } from 'nexus';
@@ -14,9 +16,9 @@ import type { RootPlan } from '../plan/root.ts';
 import { allow, byName, plainInput, withHttp } from '../resolver-context.ts';
 import { readRoot } from '../run.ts';
 import type { SchemaExtension } from '../schema/build.ts';
+import type { BuildContext } from '../schema/context.ts';
 import { callHandler, type Handler, handlerOf } from './call.ts';
-
-const USER_UID = 'plugin::users-permissions.user';
+import { flatUserResponse, USER_RESPONSE, USER_UID } from './types.ts';
 const UP = 'plugin::users-permissions.';
 
 type Resolver = GraphQLFieldResolver<unknown, unknown>;
@@ -42,11 +44,13 @@ export interface CrudTypes {
   roles: boolean;
 }
 
-export function usersPermissionsCrud(
-  app: App,
-  handlers: CrudHandlers,
-  on: CrudTypes = { users: true, roles: true },
-): SchemaExtension {
+/** The writes, for the build (`ctx.shape`; the flat shape's user response is defined here unless generated). */
+export const usersPermissionsCrud =
+  (app: App, handlers: CrudHandlers, on: CrudTypes = { users: true, roles: true }) =>
+  (ctx: BuildContext): SchemaExtension =>
+    crud(app, handlers, on, ctx);
+
+function crud(app: App, handlers: CrudHandlers, on: CrudTypes, ctx: BuildContext): SchemaExtension {
   /** A user write: planned first (a selection that cannot be planned writes nothing), then read back. */
   const userWrite =
     (kind: 'create' | 'update' | 'destroy'): Resolver =>
@@ -92,6 +96,7 @@ export function usersPermissionsCrud(
   };
 
   const types = [
+    ...(on.users ? flatUserResponse(ctx) : []),
     extendType({
       type: 'Mutation',
       definition(t) {
@@ -116,7 +121,7 @@ export function usersPermissionsCrud(
           });
         }
         if (on.users) {
-          const user = 'UsersPermissionsUserEntityResponse';
+          const user = USER_RESPONSE;
           t.nonNull.field('createUsersPermissionsUser', {
             type: user,
             description: 'Create a new user',

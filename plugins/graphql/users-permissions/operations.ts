@@ -2,17 +2,17 @@
  * users-permissions' operations as Strapi 4's GraphQL plugin has them: `me`, `login`,
  * `register`, `forgotPassword`, `resetPassword`, `changePassword`. Each calls the REST route's
  * handler (same checks, rate limits, emails and errors); a caller needs the route's action,
- * as Strapi 4's resolvers are authorized against the same permissions.
+ * as Strapi 4's resolvers are authorized against the same permissions. Strapi 5 has the same
+ * operations and types, but for `UsersPermissionsMe.documentId` (types.ts).
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import { arg, extendType, nonNull, stringArg } from 'nexus';
 import { type App, type Doc, isPlainObject, resolveFilters, unauthorized } from '../../../core/index.ts';
 import { allow, byName, plainInput, withHttp } from '../resolver-context.ts';
 import type { SchemaExtension } from '../schema/build.ts';
-import { usersPermissionsTypes } from '../schema/extra.ts';
+import type { BuildContext } from '../schema/context.ts';
 import { callHandler, type Handler, handlerOf } from './call.ts';
-
-const USER_UID = 'plugin::users-permissions.user';
+import { authTypes, USER_UID } from './types.ts';
 const AUTH = 'plugin::users-permissions.auth.';
 
 type Resolver = GraphQLFieldResolver<unknown, unknown>;
@@ -25,7 +25,17 @@ async function readMe(app: App, id: unknown): Promise<Doc | null> {
   return app.documents(USER_UID).findFirst({ filters, populate: { role: {} } });
 }
 
-export function usersPermissionsOperations(app: App, handlers: () => Record<string, Handler>): SchemaExtension {
+/** The operations, for the shape of the build (`ctx.shape`). */
+export const usersPermissionsOperations =
+  (app: App, handlers: () => Record<string, Handler>) =>
+  (ctx: Pick<BuildContext, 'shape'>): SchemaExtension =>
+    operations(app, handlers, ctx);
+
+function operations(
+  app: App,
+  handlers: () => Record<string, Handler>,
+  ctx: Pick<BuildContext, 'shape'>,
+): SchemaExtension {
   /** A mutation calling the REST handler of `plugin::users-permissions.auth.<action>`. */
   const viaRest =
     (action: string, input: (args: Record<string, unknown>) => Record<string, unknown>): Resolver =>
@@ -37,7 +47,7 @@ export function usersPermissionsOperations(app: App, handlers: () => Record<stri
   const inputArg = (args: Record<string, unknown>): Record<string, unknown> => plainInput(args.input);
   const asIs = (args: Record<string, unknown>) => ({ ...args });
 
-  const me: Resolver = async (_source, _args, context) => {
+  const meQuery: Resolver = async (_source, _args, context) => {
     const auth = allow(context, 'plugin::users-permissions.user.me');
     // an API token or the Public role has no "me"
     if (auth.strategy !== 'users-permissions' || !auth.credentials) throw unauthorized('Unauthorized');
@@ -54,7 +64,7 @@ export function usersPermissionsOperations(app: App, handlers: () => Record<stri
 
   const types = [
     // the payloads of this module's operations and of the users' and roles' writes (crud.ts)
-    ...usersPermissionsTypes(),
+    ...authTypes(ctx),
     extendType({
       type: 'Query',
       definition(t) {
@@ -91,10 +101,11 @@ export function usersPermissionsOperations(app: App, handlers: () => Record<stri
     }),
   ];
 
+  const me = ctx.shape === 'flat' ? ['id', 'documentId'] : ['id'];
   return {
     types,
     resolvers: {
-      Query: { me },
+      Query: { me: meQuery },
       Mutation: {
         // Strapi's login input has `provider` (always `local` here: the REST route is local's)
         login: viaRest('callback', (args) => {
@@ -106,7 +117,7 @@ export function usersPermissionsOperations(app: App, handlers: () => Record<stri
         resetPassword: viaRest('resetPassword', asIs),
         changePassword: viaRest('changePassword', asIs),
       },
-      UsersPermissionsMe: { ...plain('id', 'username', 'email', 'confirmed', 'blocked'), role },
+      UsersPermissionsMe: { ...plain(...me, 'username', 'email', 'confirmed', 'blocked'), role },
       UsersPermissionsMeRole: plain('id', 'name', 'description', 'type'),
       UsersPermissionsLoginPayload: plain('jwt', 'user'),
       UsersPermissionsPasswordPayload: plain('ok'),
