@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { type App, configurationError, definePlugin, FILE_UID } from '../../core/index.ts';
+import { type App, definePlugin, FILE_UID } from '../../core/index.ts';
 import { type GraphqlConfig, graphqlConfigSchema } from './config.ts';
 import { authOf, createHandlers } from './http.ts';
 import { createOperations, rootResolver } from './operation.ts';
@@ -112,8 +112,7 @@ export const graphqlPlugin = definePlugin({
     const on = { users: shadow(USER_UID).isEnabled(), roles: shadow(ROLE_UID).isEnabled() };
     const file = shadow(FILE_UID);
     const fileWrites = (action: string) => file.areMutationsEnabled() && file.isActionEnabled(action);
-    // TODO(#15): the plugins' operations in the flat shape
-    const extensions = config.shape === 'flat' ? [] : [
+    const extensions = [
       ...(withUsers ? [usersPermissionsOperations(app, crud.auth), usersPermissionsCrud(app, crud, on)] : []),
       ...(upload && file.isEnabled()
         ? [uploadOperations(() => upload.service), uploadFileCrud(() => upload.service, fileWrites)]

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { flatPluginCases } from '../helpers/flat-plugin-cases.ts';
 
 const ARTICLE = 'api::article.article';
 const FLAT = { plugins: { graphql: { config: { shape: 'flat' } } } };
@@ -182,7 +183,7 @@ describe('flat mutations', () => {
     const update = await gql('mutation { updateTag(documentId: "nope", data: { name: "x" }) { documentId } }');
     expect(update.body).toEqual({ data: { updateTag: null } });
     const del = await gql('mutation { deleteAuthor(documentId: "nope") { documentId } }');
-    expect(del.body).toEqual({ data: { deleteAuthor: { documentId: "nope" } } });
+    expect(del.body).toEqual({ data: { deleteAuthor: { documentId: 'nope' } } });
   });
 
   it('refuses a write the caller may not make, writing nothing', async () => {
@@ -199,4 +200,8 @@ describe('the same data and REST', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ documentId: long, title: 'Long', author: { name: 'Ada' } });
   });
+});
+
+describe("users-permissions' and upload's operations, flat", () => {
+  flatPluginCases(() => t);
 });

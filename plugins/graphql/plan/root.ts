@@ -3,7 +3,7 @@
  * arguments, the layout of each document, and how the field's own object (`data`, `meta`,
  * `__typename`, under their response keys) is put together around what the read returns.
  */
-import { type FieldNode, getArgumentValues } from 'graphql';
+import { type FieldNode, getArgumentValues, getNamedType } from 'graphql';
 import {
   assertQueryAccess,
   type FilterNode,
@@ -16,7 +16,7 @@ import { entityCollection, entityResponse } from '../naming.ts';
 import type { RootField } from '../schema/model.ts';
 import { filtersOf, type ListWindow, localeOf, sortOf, statusOf, windowOf } from './args.ts';
 import { fieldsOf, objectTypeOf, type PlanContext } from './context.ts';
-import { documentLayout, entityLayout } from './layout.ts';
+import { documentLayout, itemLayout } from './layout.ts';
 
 /** One key of `meta.pagination`. */
 export type PaginationKey = { key: string; value: 'total' | 'page' | 'pageSize' | 'pageCount' | '__typename' };
@@ -113,7 +113,10 @@ export function planRoot(
     parts: [],
     forbidden: 0,
   };
-  if (pc.model.shape === 'flat') return planFlat(pc, plan, key, nodes, args, extra);
+  // Strapi 5 keeps a `{ data }` response for users' writes (`UsersPermissionsUserEntityResponse`): planned as Strapi 4's
+  const returned = getNamedType(def.type).name;
+  if (pc.model.shape === 'flat' && pc.model.roles.get(returned)?.kind !== 'entityResponse')
+    return planFlat(pc, plan, key, nodes, args, extra);
   const list = root.kind === 'find';
   const outType = list ? entityCollection(typeName) : entityResponse(typeName);
   const layouts: Array<[string, Layout]> = [];
@@ -123,7 +126,7 @@ export function planRoot(
     else if (name === 'data') {
       plan.parts.push({ kind: 'data', key: k });
       plan.dataKeys.push(k);
-      layouts.push([k, entityLayout(pc, root.uid, sub)]);
+      layouts.push([k, itemLayout(pc, root.uid, sub)]);
     } else if (name === 'meta') {
       const meta = metaPart(pc, k, sub);
       plan.parts.push(meta);
