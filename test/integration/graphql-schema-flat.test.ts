@@ -2,9 +2,7 @@
  * Strapi 5's flat shape (`graphql.config.shape: 'flat'`): the schema built for the blog fixture is
  * Strapi 5.54's (`strapi5-blog.graphql`; with `v4CompatibilityMode`, `strapi5-blog-v4compat.graphql`),
  * printed the same way on both sides, except for the differences listed (with their reasons) in
- * test/fixtures/graphql/differences-flat.ts. Until the plugin serves the flat shape (#15), the
- * schema is built here from the started app's registry: the shadow CRUD alone, without
- * users-permissions' and upload's own operations (their modules build those).
+ * test/fixtures/graphql/differences-flat.ts: the schema apps started with `shape: 'flat'` serve.
  */
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -89,15 +87,22 @@ function expected(sdl: string, differences: FlatDifference[]): Map<string, strin
 }
 
 let t: TestApp;
+let flatApp: TestApp;
+let compatApp: TestApp;
 let appDir: string;
+const shape = (v4CompatibilityMode: boolean) => ({
+  plugins: { graphql: { config: { shape: 'flat', v4CompatibilityMode } } },
+});
 beforeAll(async () => {
   // the blog's content-types without its own code, as graphql-schema.test.ts
   appDir = await copyApp(BLOG);
   await rm(path.join(appDir, 'src/index.ts'));
   t = await startApp({ appDir });
+  flatApp = await startApp({ appDir, config: shape(false) });
+  compatApp = await startApp({ appDir, config: shape(true) });
 });
 afterAll(async () => {
-  await t?.close();
+  await Promise.all([t?.close(), flatApp?.close(), compatApp?.close()]);
   if (appDir) await rm(appDir, { recursive: true, force: true });
 });
 
@@ -108,7 +113,9 @@ function compare(ours: Map<string, string>, theirs: Map<string, string>): void {
   for (const [name, block] of theirs) expect(ours.get(name), name).toEqual(block);
 }
 
-const printed = (v4Compat: boolean): string => printSchema(lexicographicSortSchema(flat(v4Compat).schema));
+/** The schema the app serves, users-permissions' and upload's operations included. */
+const printed = (v4Compat: boolean): string =>
+  printSchema(lexicographicSortSchema((v4Compat ? compatApp : flatApp).app.plugin(graphqlPlugin).schema()));
 
 describe("GraphQL schema of the blog fixture, Strapi 5's flat shape", () => {
   it("is Strapi 5's, but for the listed differences", () => {

@@ -202,7 +202,8 @@ function connectionEntry(
   for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
     const field = fieldName(sub);
     if (field === '__typename') layout.push({ kind: 'value', key: k, value: outType });
-    else if (field === 'nodes')
+    // v4CompatibilityMode's deprecated `data` is `nodes` again
+    else if (field === 'nodes' || (field === 'data' && pc.model.v4Compat))
       layout.push({
         kind: 'populate',
         key: k,
@@ -221,6 +222,12 @@ export function documentLayout(pc: PlanContext, uid: string, nodes: FieldNode[])
     const name = fieldName(sub);
     if (SYSTEM.has(name)) return { kind: 'field', key, field: name };
     if (flat && name === 'documentId') return { kind: 'field', key, field: 'documentId' };
+    if (flat && pc.model.v4Compat) {
+      // Strapi 5's v4CompatibilityMode: the row id, and `attributes`/`data` as the document itself
+      if (name === 'id') return { kind: 'field', key, field: 'id', text: true };
+      if (name === 'attributes' || name === 'data')
+        return { kind: 'object', key, layout: documentLayout(pc, uid, sub) };
+    }
     if (flat && name.endsWith(CONNECTION)) return connectionEntry(pc, uid, typeName, key, sub, count);
     if (name !== LOCALIZATIONS || Object.hasOwn(ct.attributes, name)) return undefined;
     if (!pc.auth.allows(findActionOf(uid))) return forbiddenField(pc, key);
@@ -245,9 +252,14 @@ export function documentLayout(pc: PlanContext, uid: string, nodes: FieldNode[])
 /** The fields selected on a component type (`ComponentSharedSeo`): `id` (a string, as an ID), attributes. */
 export function componentLayout(pc: PlanContext, uid: string, nodes: FieldNode[]): Layout {
   const typeName = componentName(uid);
-  return membersLayout(pc, typeName, fieldsOf(pc, typeName, nodes), (key, sub) =>
-    fieldName(sub) === 'id' ? { kind: 'field', key, field: 'id', text: true } : undefined,
-  );
+  const compat = pc.model.shape === 'flat' && pc.model.v4Compat;
+  return membersLayout(pc, typeName, fieldsOf(pc, typeName, nodes), (key, sub) => {
+    const name = fieldName(sub);
+    if (name === 'id') return { kind: 'field', key, field: 'id', text: true };
+    if (compat && (name === 'attributes' || name === 'data'))
+      return { kind: 'object', key, layout: componentLayout(pc, uid, sub) };
+    return undefined;
+  });
 }
 
 /**

@@ -135,13 +135,16 @@ export function planRoot(
       }
     }
   }
-  plan.layout =
-    layouts.length === 1 ? layouts[0][1] : layouts.map(([k, layout]) => ({ kind: 'object', key: k, layout }));
+  plan.layout = layoutOf(layouts);
   if (root.kind === 'findOne') plan.id = extra.id ?? (typeof args.id === 'string' ? args.id : null);
   if (list) listArgs(pc, plan, args, extra);
   plan.forbidden = pc.forbidden;
   return plan;
 }
+
+/** Each `data` key's layout: the one, or with several keys an object per key. */
+const layoutOf = (layouts: Array<[string, Layout]>): Layout =>
+  layouts.length === 1 ? layouts[0][1] : layouts.map(([k, layout]) => ({ kind: 'object', key: k, layout }));
 
 function paginationKeys(pc: PlanContext, nodes: FieldNode[]): PaginationKey[] {
   const keys: PaginationKey[] = [];
@@ -178,19 +181,29 @@ function planFlat(
   const typeName = pc.model.typeOf(root.uid);
   if (root.kind === 'connection') {
     const outType = entityCollection(typeName);
+    const layouts: Array<[string, Layout]> = [];
     for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
       const name = sub[0].name.value;
       if (name === '__typename') plan.parts.push({ kind: 'typename', key: k, value: outType });
-      else if (name === 'nodes') {
+      // v4CompatibilityMode's deprecated `data` and `meta` are `nodes` and `pageInfo` again
+      else if (name === 'nodes' || name === 'data') {
         plan.parts.push({ kind: 'data', key: k });
         plan.dataKeys.push(k);
-        plan.layout = documentLayout(pc, root.uid, sub);
-      } else if (name === 'pageInfo') {
-        const keys = paginationKeys(pc, sub);
-        plan.parts.push({ kind: 'pageInfo', key: k, keys });
+        layouts.push([k, documentLayout(pc, root.uid, sub)]);
+      } else if (name === 'pageInfo' || name === 'meta') {
+        const part =
+          name === 'meta' ? metaPart(pc, k, sub) : { kind: 'pageInfo' as const, key: k, keys: paginationKeys(pc, sub) };
+        plan.parts.push(part);
+        const keys =
+          part.kind === 'pageInfo'
+            ? part.keys
+            : part.kind === 'meta'
+              ? part.parts.flatMap((p) => (p.kind === 'pagination' ? p.keys : []))
+              : [];
         plan.count ||= keys.some((x) => NEEDS_TOTAL.has(x.value));
       }
     }
+    plan.layout = layoutOf(layouts);
     listArgs(pc, plan, args, extra);
   } else {
     plan.bare = true;
