@@ -29,6 +29,31 @@ export const GRAPHQL_LIST_QUERY = `{
 /** The POST body autocannon sends for every request. */
 export const GRAPHQL_LIST_BODY = JSON.stringify({ query: GRAPHQL_LIST_QUERY });
 
+/**
+ * `graphql-list-flat` (issue 15): the same documents and fields in Strapi 5's flat shape, from a
+ * second Vellum started with `shape: 'flat'` on the same database (`documentId` is the entity
+ * shape's `id`; `pageInfo.total` its `meta.pagination.total`).
+ */
+export const GRAPHQL_FLAT_QUERY = `{
+  articles_connection(pagination: { pageSize: 25 }) {
+    nodes {
+      documentId
+      title slug views rating price publishDate category
+      author { name email }
+      tags { name }
+      cover { url width height }
+      seo { metaTitle keywords { value } }
+      blocks {
+        ... on ComponentSharedRichText { body }
+        ... on ComponentSharedQuote { title body }
+      }
+    }
+    pageInfo { total }
+  }
+}`;
+
+export const GRAPHQL_FLAT_BODY = JSON.stringify({ query: GRAPHQL_FLAT_QUERY });
+
 /** Articles in a GraphQL answer and whether it carries `errors` (the bench refuses to measure an error). */
 export function graphqlRows(body: unknown): { rows: number | null; total: number | null; errors: boolean } {
   const b = body as {
@@ -36,6 +61,15 @@ export function graphqlRows(body: unknown): { rows: number | null; total: number
     data?: { articles?: { data?: unknown; meta?: { pagination?: { total?: number } } } | null };
   };
   const list = b?.data?.articles;
+  const flat = (body as { data?: { articles_connection?: { nodes?: unknown; pageInfo?: { total?: number } } } })?.data
+    ?.articles_connection;
+  if (flat) {
+    return {
+      rows: Array.isArray(flat.nodes) ? flat.nodes.length : null,
+      total: flat.pageInfo?.total ?? null,
+      errors: b?.errors !== undefined,
+    };
+  }
   return {
     rows: Array.isArray(list?.data) ? list.data.length : null,
     total: list?.meta?.pagination?.total ?? null,

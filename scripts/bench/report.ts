@@ -1,7 +1,7 @@
 /** The figures as a table on stdout, the targets' verdicts, and the JSON written by --json. */
 import type { FirstAnswer, Measurement } from './load.ts';
 import type { Workload } from './workloads.ts';
-import { CEILING_FRACTION, GRAPHQL_FRACTION, STRAPI_FACTOR } from './targets.ts';
+import { CEILING_FRACTION, FLAT_FRACTION, GRAPHQL_FRACTION, STRAPI_FACTOR } from './targets.ts';
 
 export interface WorkloadResult extends Workload {
   first: FirstAnswer;
@@ -50,6 +50,21 @@ function graphqlCheck(r: WorkloadResult, results: WorkloadResult[]): Check {
   };
 }
 
+/** graphql-list-flat's target: within 10% of the entity shape's graphql-list in the same run (issue 15). */
+function flatCheck(r: WorkloadResult, results: WorkloadResult[]): Check {
+  const name = `graphql-list-flat >= ${FLAT_FRACTION * 100}% of graphql-list`;
+  const entity = results.find((x) => x.name === 'graphql-list');
+  if (!ok(r)) return { name, workload: r.name, pass: false, detail: `answers ${r.first.status}: ${r.first.error}` };
+  if (!entity || !ok(entity)) return { name, workload: r.name, pass: false, detail: 'no graphql-list figure' };
+  const fraction = r.measured.rps / entity.measured.rps;
+  return {
+    name,
+    workload: r.name,
+    pass: fraction >= FLAT_FRACTION,
+    detail: `${fixed(fraction * 100)}% (${fixed(r.measured.rps)} vs ${fixed(entity.measured.rps)} req/s)`,
+  };
+}
+
 /**
  * Every target: 10× Strapi per REST workload (a failing workload fails it), graphql-list vs
  * deep-populate, list-populate vs the ceiling.
@@ -57,6 +72,7 @@ function graphqlCheck(r: WorkloadResult, results: WorkloadResult[]): Check {
 export function evaluate(results: WorkloadResult[], ceiling?: CeilingResult): Check[] {
   const checks: Check[] = results.map((r) => {
     if (r.name === 'graphql-list') return graphqlCheck(r, results);
+    if (r.name === 'graphql-list-flat') return flatCheck(r, results);
     const target = r.strapi * STRAPI_FACTOR;
     const name = `${r.name} >= ${STRAPI_FACTOR}x Strapi`;
     if (!ok(r))
@@ -120,7 +136,11 @@ export function formatReport(results: WorkloadResult[], ceiling: CeilingResult |
     ...cpu(r.measured),
     ceiling ? `${fixed((r.measured.rps / ceiling.measured.rps) * 100)}%` : '-',
     String(r.strapi),
-    r.name === 'graphql-list' ? `${GRAPHQL_FRACTION * 100}% deep` : String(r.strapi * STRAPI_FACTOR),
+    r.name === 'graphql-list'
+      ? `${GRAPHQL_FRACTION * 100}% deep`
+      : r.name === 'graphql-list-flat'
+        ? `${FLAT_FRACTION * 100}% gql`
+        : String(r.strapi * STRAPI_FACTOR),
     byName.get(r.name)?.pass ? 'PASS' : 'FAIL',
   ]);
   if (ceiling) {

@@ -16,6 +16,8 @@ import { openObserver, type Observer } from './observer.ts';
 import { DEFAULT_COUNTS, seedBlog, type SeedResult } from './seed.ts';
 import { discoverTargets, type Targets } from './discover.ts';
 import { buildWorkloads } from './workloads.ts';
+import { GRAPHQL_FLAT_BODY, GRAPHQL_PATH } from './graphql-list.ts';
+import { STRAPI_RPS } from './targets.ts';
 import { CEILING_PATH, startCeiling } from './ceiling.ts';
 import { compareAnswers } from './compare.ts';
 import { firstAnswer, measure, type LoadOptions } from './load.ts';
@@ -97,6 +99,34 @@ async function startSeededVellum(options: BenchOptions, cleanup: Cleanup, quiet:
     observer,
     output: vellum.output,
     pid: vellum.pid,
+  };
+}
+
+/**
+ * `graphql-list-flat`: a second Vellum on the same database, the blog with `GRAPHQL_SHAPE=flat`
+ * (Strapi 5's schema), asked for the same documents and fields as `graphql-list` (default mode only).
+ */
+async function measureFlat(
+  subject: Subject,
+  load: LoadOptions,
+  cleanup: Cleanup,
+  targets: Targets,
+): Promise<WorkloadResult | undefined> {
+  if (!subject.databaseUrl) return undefined;
+  const server = await startVellum(subject.databaseUrl, cleanup, { GRAPHQL_SHAPE: 'flat' });
+  progress(`Vellum with the flat shape (pid ${server.pid}) serving ${server.url}; measuring graphql-list-flat…`);
+  const post = { body: GRAPHQL_FLAT_BODY, expectRows: Math.min(25, targets.articles) };
+  const first = await firstAnswer(server.url + GRAPHQL_PATH, load.headers, post);
+  if (first.error) progress(`!!! graphql-list-flat answers ${first.status}: ${first.error.slice(0, 300)}`);
+  const cpu = await sampler(server.pid, subject.databaseUrl, cleanup);
+  return {
+    name: 'graphql-list-flat',
+    path: GRAPHQL_PATH,
+    body: GRAPHQL_FLAT_BODY,
+    about: "the same 25 articles and fields in Strapi 5's flat shape",
+    strapi: STRAPI_RPS['graphql-list-flat'],
+    first,
+    measured: await measure(server.url + GRAPHQL_PATH, load, cpu, post),
   };
 }
 
@@ -200,6 +230,8 @@ async function main(): Promise<number> {
         statements: statements[i],
       });
     }
+    const flat = await measureFlat(subject, load, cleanup, targets);
+    if (flat) results.push(flat);
     const ceiling = await measureCeiling(subject, load, cleanup);
     const checks = evaluate(results, ceiling);
 

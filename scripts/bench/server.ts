@@ -13,7 +13,11 @@ import { startChildServer, type ChildServer } from './child.ts';
  * than some workloads do. With logs that quiet the "serving at <url>" line is not printed, so
  * the port is chosen beforehand and readiness read from /_health.
  */
-export async function startVellum(databaseUrl: string, cleanup: Cleanup): Promise<ChildServer & { appDir: string }> {
+export async function startVellum(
+  databaseUrl: string,
+  cleanup: Cleanup,
+  env: Record<string, string> = {},
+): Promise<ChildServer & { appDir: string }> {
   const appDir = await copyApp(path.join(ROOT, 'examples/blog'));
   cleanup.add(`remove ${appDir}`, () => fs.rm(appDir, { recursive: true, force: true }));
   const server = await startChildServer(
@@ -22,7 +26,7 @@ export async function startVellum(databaseUrl: string, cleanup: Cleanup): Promis
       args: [path.join(ROOT, 'scripts/cli.ts'), 'start', '--app', appDir],
       cwd: ROOT,
       // the bench seeds its own dataset: no demo content beside it
-      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', VELLUM_DEMO_CONTENT: 'false' },
+      env: { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', VELLUM_DEMO_CONTENT: 'false', ...env },
       healthPath: '/_health',
     },
     cleanup,

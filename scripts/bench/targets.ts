@@ -9,6 +9,7 @@ export const STRAPI_RPS: Readonly<Record<string, number>> = {
   'filter-relation': 177,
   // about 10 req/s for this query (issue 13); its target is GRAPHQL_FRACTION of deep-populate instead
   'graphql-list': 10,
+  'graphql-list-flat': 10,
 };
 
 /** Vellum must serve at least this many times Strapi's figure, in every workload. */
@@ -19,3 +20,6 @@ export const CEILING_FRACTION = 0.6;
 
 /** `graphql-list` at least this fraction of Vellum's own `deep-populate` req/s in the same run (issue 13). */
 export const GRAPHQL_FRACTION = 0.8;
+
+/** `graphql-list-flat` at least this fraction of `graphql-list` in the same run: within 10% (issue 15). */
+export const FLAT_FRACTION = 0.9;

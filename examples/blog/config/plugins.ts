@@ -1,6 +1,8 @@
 const read = (uid: string): string[] => [`${uid}.find`, `${uid}.findOne`];
 
-export default {
+export default ({ env }: { env: (name: string, fallback?: string) => string | undefined }) => ({
+  // `GRAPHQL_SHAPE=flat npm start` serves Strapi 5's flat GraphQL schema instead of Strapi 4's entity one
+  graphql: { config: { shape: env('GRAPHQL_SHAPE', 'entity') } },
   i18n: {
     config: { locales: ['en', 'fr'], defaultLocale: 'en' },
   },
@@ -20,4 +22,4 @@ export default {
       },
     },
   },
-};
+});
