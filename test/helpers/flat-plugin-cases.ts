@@ -35,7 +35,8 @@ export function flatPluginCases(app: () => TestApp): void {
       confirmed: true,
       blocked: false,
     });
-    const LOGIN = `mutation { login(input: { identifier: "flatann", password: "secret123" }) { user { id documentId } } }`;
+    const LOGIN = `mutation { login(input: { identifier: "flatann", password: "secret123" }) {
+      user { id documentId } } }`;
     const login = await gql(LOGIN, {}, '');
     expect(login.body.data.login.user).toEqual({ id: user.id, documentId: user.documentId });
     const me = await gql('{ me { id documentId username role { name type } } }', {}, jwt);

@@ -113,7 +113,8 @@ export function planRoot(
     parts: [],
     forbidden: 0,
   };
-  // Strapi 5 keeps a `{ data }` response for users' writes (`UsersPermissionsUserEntityResponse`): planned as Strapi 4's
+  // Strapi 5 keeps a `{ data }` response for users' writes (`UsersPermissionsUserEntityResponse`):
+  // planned as Strapi 4's, the flat document inside
   const returned = getNamedType(def.type).name;
   if (pc.model.shape === 'flat' && pc.model.roles.get(returned)?.kind !== 'entityResponse')
     return planFlat(pc, plan, key, nodes, args, extra);
