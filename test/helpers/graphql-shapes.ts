@@ -19,6 +19,12 @@ export interface ShapeQueries {
   id: string;
   /** Documents' selection (a list or a relation): `{ data { attributes { sel } } }` or `{ sel }`. */
   docs(sel: string, withId?: boolean): string;
+  /** Selections at the document's level: `field(args) { data { inner } }` or `field(args) { inner }`. */
+  entities(field: string, inner: string, args?: string): string;
+  /** The documentIds of a list: `field(args) { data { id } }` or `field(args) { documentId }`. */
+  ids(field: string, args?: string): string;
+  /** The type a fragment on a document names: `ArticleEntity` or `Article`. */
+  entityType(type: string): string;
   /** A root list: `articles(args) { data { attributes { sel } } }` or `articles(args) { sel }`. */
   list(field: string, sel: string, args?: string): string;
   /** One document by documentId: `article(id: "x")…` or `article(documentId: "x")…`. */
@@ -60,6 +66,9 @@ export function shapeQueries(shape: Shape): ShapeQueries {
       shape,
       id: 'id',
       docs,
+      entities: (field, inner, args) => `${field}${argList(args)} { data { ${inner} } }`,
+      ids: (field, args) => `${field}${argList(args)} { data { id } }`,
+      entityType: (type) => `${type}Entity`,
       list: (field, sel, args) => `${field}${argList(args)} ${docs(sel)}`,
       one: (field, documentId, sel, args) =>
         `${field}(id: ${JSON.stringify(documentId)}${args ? `, ${args}` : ''}) ${docs(sel)}`,
@@ -73,6 +82,9 @@ export function shapeQueries(shape: Shape): ShapeQueries {
     shape,
     id: 'documentId',
     docs,
+    entities: (field, inner, args) => `${field}${argList(args)} { ${inner} }`,
+    ids: (field, args) => `${field}${argList(args)} { documentId }`,
+    entityType: (type) => type,
     list: (field, sel, args) => `${field}${argList(args)} ${docs(sel)}`,
     one: (field, documentId, sel, args) =>
       `${field}(documentId: ${JSON.stringify(documentId)}${args ? `, ${args}` : ''}) ${docs(sel)}`,
