@@ -33,6 +33,8 @@ export interface ShapeQueries {
   total(field: string, args?: string): string;
   /** A root list's answer as documents (`{ id?, ...attributes }`), relations unwrapped too. */
   rows(answer: unknown): Record<string, unknown>[];
+  /** An answer's `data` with every document unwrapped (as the flat shape answers). */
+  data(data: unknown): any;
   /** The total of an answer's `data` for `field`, as `total(field)` asked it. */
   totalOf(data: Record<string, any>, field: string): number;
 }
@@ -74,6 +76,7 @@ export function shapeQueries(shape: Shape): ShapeQueries {
         `${field}(id: ${JSON.stringify(documentId)}${args ? `, ${args}` : ''}) ${docs(sel)}`,
       total: (field, args) => `${field}${argList(args)} { meta { pagination { total } } }`,
       rows: (answer) => unwrapEntity(answer),
+      data: (data) => unwrapEntity(data),
       totalOf: (data, field) => data[field].meta.pagination.total,
     };
   }
@@ -90,6 +93,7 @@ export function shapeQueries(shape: Shape): ShapeQueries {
       `${field}(documentId: ${JSON.stringify(documentId)}${args ? `, ${args}` : ''}) ${docs(sel)}`,
     total: (field, args) => `${field}_connection${argList(args)} { pageInfo { total } }`,
     rows: (answer) => answer as Record<string, unknown>[],
+    data: (data) => data,
     totalOf: (data, field) => data[`${field}_connection`].pageInfo.total,
   };
 }
