@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../index.ts';
 import { BLOG, startApp, type TestApp } from '../helpers/app.ts';
+import { SHAPES, shapeConfig, shapeQueries } from '../helpers/graphql-shapes.ts';
 
 describe('graphql.config', () => {
   it('stops start-up on a bad value, naming the file and key', async () => {
@@ -19,17 +20,21 @@ describe('graphql.config', () => {
     );
   });
 
-  it('serves at its endpoint with its limits', async () => {
+  it.each(SHAPES)('serves at its endpoint with its limits (%s shape)', async (shape) => {
+    const q = shapeQueries(shape);
     const t = await startApp({
-      config: { plugins: { graphql: { config: { endpoint: '/gql', defaultLimit: 2, maxLimit: 3, depthLimit: 2 } } } },
+      config: shapeConfig(shape, { endpoint: '/gql', defaultLimit: 2, maxLimit: 3, depthLimit: 2 }),
     });
     try {
       for (const name of ['a', 'b', 'c', 'd']) await t.app.documents('api::tag.tag').create({ data: { name } });
-      const page = await t.request('POST', '/gql', { query: '{ tags { data { id } } }' });
-      expect(page.body.data.tags.data).toHaveLength(2);
-      const capped = await t.request('POST', '/gql', { query: '{ tags(pagination: { limit: 50 }) { data { id } } }' });
-      expect(capped.body.data.tags.data).toHaveLength(3);
-      const deep = await t.request('POST', '/gql', { query: '{ tags { data { attributes { name } } } }' });
+      const page = await t.request('POST', '/gql', { query: `{ ${q.ids('tags')} }` });
+      expect(q.rows(page.body.data.tags)).toHaveLength(2);
+      const capped = await t.request('POST', '/gql', { query: `{ ${q.ids('tags', 'pagination: { limit: 50 }')} }` });
+      expect(q.rows(capped.body.data.tags)).toHaveLength(3);
+      // three levels below the root field: past depthLimit in either shape
+      const deep = await t.request('POST', '/gql', {
+        query: `{ ${q.list('tags', `articles ${q.docs(`author ${q.docs('name')}`)}`)} }`,
+      });
       expect(deep.status).toBe(400);
       expect((await t.request('POST', '/graphql', { query: '{ __typename }' })).status).toBe(404);
     } finally {
@@ -99,16 +104,22 @@ describe('graphql.config', () => {
     expect(err?.message).toContain('graphql.config.apolloServer');
   });
 
-  it('applies maxTokens, maxDocumentSize, maxAliases and maxRootFields', async () => {
+  it.each(SHAPES)('applies maxTokens, maxDocumentSize, maxAliases and maxRootFields (%s shape)', async (shape) => {
+    const q = shapeQueries(shape);
     const limits = { maxTokens: 12, maxDocumentSize: 60, maxAliases: 1, maxRootFields: 2 };
-    const t = await startApp({ config: { plugins: { graphql: { config: limits } } } });
+    const t = await startApp({ config: shapeConfig(shape, limits) });
     try {
       const post = (query: string) => t.request('POST', '/graphql', { query });
-      expect((await post('{ tags { data { id } } }')).status).toBe(200);
-      expect((await post('{ tags { data { id attributes { name } } } }')).body.errors[0].message).toMatch(/tokens/);
-      expect((await post(`{ tags { data { id } } } #${'x'.repeat(60)}`)).status).toBe(413);
+      expect((await post(`{ ${q.ids('tags')} }`)).status).toBe(200);
+      // 14 tokens, under 60 characters
+      const many =
+        shape === 'flat'
+          ? '{ tags(sort: ["name"]) { name createdAt } }'
+          : '{ tags { data { id attributes { name } } } }';
+      expect((await post(many)).body.errors[0].message).toMatch(/tokens/);
+      expect((await post(`{ ${q.ids('tags')} } #${'x'.repeat(60)}`)).status).toBe(413);
       expect((await post('{ a: __typename b: __typename }')).body.errors[0].message).toMatch(/1 aliases/);
-      expect((await post('{ __typename tags { data { id } } authors { data { id } } }')).status).toBe(400);
+      expect((await post(`{ __typename ${q.ids('tags')} ${q.ids('authors')} }`)).status).toBe(400);
     } finally {
       await t.close();
     }
