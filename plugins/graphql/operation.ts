@@ -14,6 +14,7 @@ import {
   getOperationAST,
   getVariableValues,
   GraphQLError,
+  isNonNullType,
   type GraphQLFieldResolver,
   type GraphQLFormattedError,
   type GraphQLSchema,
@@ -82,6 +83,15 @@ export interface ExecuteContext extends ResolverContext, GraphqlContext {
   forbidden: number;
 }
 
+/** A root field of the fast path: its plan, or what stopped it; `nonNull` when its type is. */
+interface Planned {
+  key: string;
+  plan?: RootPlan;
+  typename?: true;
+  error?: unknown;
+  nonNull?: boolean;
+}
+
 const CACHE_SIZE = 500;
 const CACHED_LENGTH = 16 * 1024;
 const READS_AT_ONCE = 4;
@@ -145,12 +155,9 @@ export function createOperations(deps: OperationDeps) {
   }
 
   /** Plan every root field; null when one needs `execute` (not a shadow CRUD read, or drafts). */
-  function planAll(
-    op: OperationContext,
-    operation: OperationDefinitionNode,
-    auth: RequestAuth,
-  ): Array<{ key: string; plan?: RootPlan; typename?: true; error?: unknown }> | null {
-    const out: Array<{ key: string; plan?: RootPlan; typename?: true; error?: unknown }> = [];
+  function planAll(op: OperationContext, operation: OperationDefinitionNode, auth: RequestAuth): Planned[] | null {
+    const out: Planned[] = [];
+    const queryFields = schema.getQueryType()?.getFields() ?? {};
     // every root field is a statement: however they are named, together they may read amountLimit items
     let items = 0;
     for (const [key, nodes] of rootFields(op, 'Query', operation.selectionSet)) {
@@ -162,16 +169,18 @@ export function createOperations(deps: OperationDeps) {
       const root = model.roots.get(name);
       if (!root || model.resolved.has(`Query.${name}`)) return null;
       const pc = planContext(op, auth, false);
+      // Strapi 5's `articles: [Article]!`: a failure nulls the whole `data`, as GraphQL propagates it
+      const nonNull = isNonNullType(queryFields[name]?.type);
       try {
         const plan = planRoot(pc, key, nodes, root);
         if (pc.readsDrafts || pc.resolved) return null;
         items += plan.window && plan.dataKeys.length > 0 ? (plan.window.limit ?? Number.POSITIVE_INFINITY) : 1;
         if (items > limits.amountLimit) throw amountLimitError(name, limits.amountLimit);
-        out.push({ key, plan });
+        out.push({ key, plan, nonNull });
       } catch (error) {
         // past amountLimit, the whole request is refused (400), as for depthLimit
         if (isAmountLimit(error)) throw error;
-        out.push({ key, error });
+        out.push({ key, error, nonNull });
       }
     }
     return out;
@@ -193,7 +202,7 @@ export function createOperations(deps: OperationDeps) {
    * Shadow CRUD reads, each root field one statement, answered as text. A few at a time: one
    * request's root fields never hold more than `READS_AT_ONCE` of the pool's connections.
    */
-  async function fast(planned: NonNullable<ReturnType<typeof planAll>>): Promise<Answer> {
+  async function fast(planned: Planned[]): Promise<Answer> {
     const fieldErrors: GraphQLFormattedError[][] = planned.map(() => []);
     const values = await mapLimit(planned, READS_AT_ONCE, async (p, i) => {
       if (p.typename) return '"Query"';
@@ -212,9 +221,12 @@ export function createOperations(deps: OperationDeps) {
     });
     // errors in the order of the fields, whichever read finished first
     const errors = fieldErrors.flat();
-    const data = planned.map((p, i) => `${JSON.stringify(p.key)}:${values[i]}`).join(',');
+    const failedNonNull = planned.some((p, i) => p.nonNull && values[i] === 'null');
+    const data = failedNonNull
+      ? 'null'
+      : `{${planned.map((p, i) => `${JSON.stringify(p.key)}:${values[i]}`).join(',')}}`;
     const head = errors.length > 0 ? `"errors":${JSON.stringify(errors)},` : '';
-    return { status: 200, body: `{${head}"data":{${data}}}` };
+    return { status: 200, body: `{${head}"data":${data}}` };
   }
 
   const log = (err: unknown) => app.log.error({ err }, 'GraphQL: a field failed');

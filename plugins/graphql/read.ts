@@ -42,7 +42,8 @@ export async function readFor(
   options: ReadOptions,
 ): Promise<unknown> {
   const { uid } = options;
-  if (!app.registry.hasContentType(uid) || !model.roles.has(entityResponse(model.typeOf(uid)))) {
+  // its documents' type: `Article` (the attributes type in the entity shape, the document in the flat one)
+  if (!app.registry.hasContentType(uid) || model.roles.get(model.typeOf(uid) ?? '')?.kind !== 'document') {
     throw configurationError(`GraphQL read: ${uid} is not a content-type the schema serves`);
   }
   const returned = getNamedType(info.returnType).name;

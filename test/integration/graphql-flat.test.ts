@@ -150,6 +150,19 @@ describe('flat queries', () => {
     expect(tagsOnly.body.errors).toEqual([FORBIDDEN]);
   });
 
+  it('nulls the whole data when a non-null list fails, as GraphQL propagates it', async () => {
+    const bad = await gql('{ articles(sort: "internalNotes:asc") { documentId } }');
+    expect(bad.body.data).toBeNull();
+    expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    // the Public role may not list users: `usersPermissionsUsers: [UsersPermissionsUser]!` nulls `data`
+    const denied = await gql('{ articles { title } usersPermissionsUsers { documentId } }', undefined, null);
+    expect(denied.body).toEqual({ errors: [FORBIDDEN], data: null });
+    // a nullable root field stays a field's null
+    const one = await gql('{ articles { title } article(documentId: "nope") { title } }', undefined, null);
+    expect(one.body.data.article).toBeNull();
+    expect(one.body.data.articles).toHaveLength(2);
+  });
+
   it('refuses a field of the entity shape', async () => {
     const res = await gql('{ articles { data { id } } }');
     expect(res.status).toBe(400);
