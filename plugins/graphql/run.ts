@@ -43,7 +43,7 @@ async function readOne(app: App, docs: DocumentApi, plan: RootPlan): Promise<Rea
   if (plan.root.kind === 'single') {
     doc = await docs.findFirst({ status, locale, layout });
   } else if (plan.id !== null && plan.id !== undefined) {
-    if (byDocumentId(ct)) {
+    if (plan.byDocumentId || byDocumentId(ct)) {
       doc = await docs.findOne({ documentId: plan.id, status, locale, layout });
     } else if (/^\d{1,18}$/.test(plan.id)) {
       // plugin types are addressed by their row id, as their REST routes do

@@ -105,10 +105,13 @@ function wrapper(
 }
 
 /** A field the caller may not read: null, and Strapi's FORBIDDEN error. */
-function forbiddenField(pc: PlanContext, key: string): LayoutEntry {
+function forbiddenField(pc: PlanContext, key: string, value: [] | null = null): LayoutEntry {
   pc.forbidden++;
-  return { kind: 'value', key, value: null };
+  return { kind: 'value', key, value };
 }
+
+/** The flat shape's lists are non-null (`tags: [Tag]!`): one the caller may not read is empty, not null. */
+const deniedList = (pc: PlanContext): [] | null => (pc.model.shape === 'flat' ? [] : null);
 
 /** One response key of a document's attributes or a component instance (`owner` is its type name). */
 function attributeEntry(
@@ -128,8 +131,8 @@ function attributeEntry(
   if (attr.type === 'relation' || attr.type === 'media') {
     const target = attr.type === 'relation' ? attr.target : FILE_UID;
     const action = attr.type === 'relation' ? findActionOf(target) : MEDIA_FIND_ACTION;
-    if (!pc.auth.allows(action)) return forbiddenField(pc, key);
     const many = attr.type === 'relation' ? isToMany(attr) : attr.multiple === true;
+    if (!pc.auth.allows(action)) return forbiddenField(pc, key, many ? deniedList(pc) : null);
     const args = argsOf(pc, owner, nodes);
     const options = many ? listOptions(pc, target, args, count, name) : {};
     // Strapi 5: the target's documents themselves (`author { name }`, `tags { name }`), no wrapper
@@ -230,7 +233,7 @@ export function documentLayout(pc: PlanContext, uid: string, nodes: FieldNode[])
     }
     if (flat && name.endsWith(CONNECTION)) return connectionEntry(pc, uid, typeName, key, sub, count);
     if (name !== LOCALIZATIONS || Object.hasOwn(ct.attributes, name)) return undefined;
-    if (!pc.auth.allows(findActionOf(uid))) return forbiddenField(pc, key);
+    if (!pc.auth.allows(findActionOf(uid))) return forbiddenField(pc, key, deniedList(pc));
     const options = listOptions(pc, uid, argsOf(pc, typeName, sub), count, name);
     if (flat) {
       return {

@@ -53,6 +53,8 @@ export interface RootPlan {
   parts: RootPart[];
   /** nested fields left null because the caller may not read them (one FORBIDDEN error each) */
   forbidden: number;
+  /** findOne: `id` is a documentId whatever the type (the flat shape); else as the type's REST routes address it */
+  byDocumentId?: boolean;
   /**
    * The flat shape's `articles`, `article`, `global`: the field's value is the read's own (a list,
    * a document or null), not an object around it; `parts` is then empty.
@@ -211,7 +213,11 @@ function planFlat(
     plan.dataKeys = [key];
     plan.layout = documentLayout(pc, root.uid, nodes);
     if (root.kind === 'find') listArgs(pc, plan, args, extra);
-    if (root.kind === 'findOne') plan.id = extra.id ?? (typeof args.documentId === 'string' ? args.documentId : null);
+    if (root.kind === 'findOne') {
+      plan.id = extra.id ?? (typeof args.documentId === 'string' ? args.documentId : null);
+      // Strapi 5 addresses every type's documents by documentId, plugin types' (files, users) included
+      plan.byDocumentId = true;
+    }
   }
   plan.forbidden = pc.forbidden;
   return plan;
