@@ -37,6 +37,15 @@ export interface ShapeQueries {
   data(data: unknown): any;
   /** The total of an answer's `data` for `field`, as `total(field)` asked it. */
   totalOf(data: Record<string, any>, field: string): number;
+  /** The argument reading drafts: `publicationState: PREVIEW` or `status: DRAFT`. */
+  preview: string;
+  /**
+   * A root list with its pagination in one field: `field(args) { data … meta { pagination { page } } }`
+   * or `field_connection(args) { nodes { … } pageInfo { page } }`; no documents when `sel` is empty.
+   */
+  connection(field: string, sel: string, page: string, args?: string, withId?: boolean): string;
+  /** The documents and pagination of `connection(field)`'s answer. */
+  connectionOf(data: Record<string, any>, field: string): { rows: any[]; pagination: Record<string, unknown> };
 }
 
 const argList = (args?: string) => (args ? `(${args})` : '');
@@ -78,6 +87,13 @@ export function shapeQueries(shape: Shape): ShapeQueries {
       rows: (answer) => unwrapEntity(answer),
       data: (data) => unwrapEntity(data),
       totalOf: (data, field) => data[field].meta.pagination.total,
+      preview: 'publicationState: PREVIEW',
+      connection: (field, sel, page, args, withId) =>
+        `${field}${argList(args)} { ${sel ? docs(sel, withId).slice(2, -2) : ''} meta { pagination { ${page} } } }`,
+      connectionOf: (data, field) => ({
+        rows: unwrapEntity(data[field].data),
+        pagination: data[field].meta.pagination,
+      }),
     };
   }
   const docs = (sel: string, withId = false) => `{ ${withId ? 'documentId ' : ''}${sel} }`;
@@ -95,5 +111,12 @@ export function shapeQueries(shape: Shape): ShapeQueries {
     rows: (answer) => answer as Record<string, unknown>[],
     data: (data) => data,
     totalOf: (data, field) => data[`${field}_connection`].pageInfo.total,
+    preview: 'status: DRAFT',
+    connection: (field, sel, page, args, withId) =>
+      `${field}_connection${argList(args)} { ${sel ? `nodes ${docs(sel, withId)}` : ''} pageInfo { ${page} } }`,
+    connectionOf: (data, field) => ({
+      rows: data[`${field}_connection`].nodes,
+      pagination: data[`${field}_connection`].pageInfo,
+    }),
   };
 }
