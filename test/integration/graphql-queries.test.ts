@@ -282,13 +282,20 @@ describe.each(SHAPES)('GraphQL reads (%s shape)', (shape) => {
       expect(q.rows(ids.body.data.i18NLocales)[0].documentId).toMatch(flat ? /^\w{10,}$/ : /^\d+$/);
     });
 
-    // the flat shape's `uploadFile(documentId)` is left out: it reads by the row id, not the documentId
-    if (shape === 'entity') {
-      it('reads files by their id', async () => {
+    it('reads files by their id (Strapi 4) or documentId (Strapi 5)', async () => {
+      if (!flat) {
         const res = await gql(`{ uploadFile(id: "${files[1]}") { data { id attributes { name } } } }`);
         expect(res.body.data.uploadFile.data).toEqual({ id: String(files[1]), attributes: { name: 'f1.png' } });
+        return;
+      }
+      const row = await t.sql('files').where({ id: files[1] }).first();
+      const res = await gql(`{ uploadFile(documentId: "${row.document_id}") { documentId name } }`);
+      expect(res.body).toEqual({ data: { uploadFile: { documentId: row.document_id, name: 'f1.png' } } });
+      // a row id is no documentId
+      expect((await gql(`{ uploadFile(documentId: "${files[1]}") { name } }`)).body).toEqual({
+        data: { uploadFile: null },
       });
-    }
+    });
 
     it('paginates repeatable components and nested lists by the default (10), capped at maxLimit', async () => {
       const res = await gql(`{ ${q.list(
