@@ -1,7 +1,8 @@
 /**
  * The GraphQL plugin on a fixture of its own with every attribute type (test/fixtures/graphql/
- * every-type): each maps to Strapi 4's GraphQL type, in outputs, filters and inputs, and each
- * value reads back through HTTP as stored.
+ * every-type), in both shapes: each maps to Strapi 4's GraphQL type (Strapi 5's in the flat shape:
+ * a document's `documentId`, a to-many relation a list and its `_connection`, private attributes
+ * out of filters), in outputs, filters and inputs, and each value reads back through HTTP as stored.
  */
 import path from 'node:path';
 import { lexicographicSortSchema, printSchema } from 'graphql';
@@ -9,22 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlPlugin } from '../../plugins/graphql/index.ts';
 import { copyApp } from '../../testing.ts';
 import { ROOT, startApp, type TestApp } from '../helpers/app.ts';
-
-let t: TestApp;
-let sdl: string;
-const block = (head: string): string => {
-  const start = sdl.indexOf(`${head} {`);
-  if (start < 0) throw new Error(`no ${head}`);
-  return sdl.slice(start, sdl.indexOf('\n}', start) + 2);
-};
-
-beforeAll(async () => {
-  t = await startApp({ appDir: await copyApp(path.join(ROOT, 'test/fixtures/graphql/every-type')) });
-  sdl = printSchema(lexicographicSortSchema(t.app.plugin(graphqlPlugin).schema()));
-});
-afterAll(async () => {
-  await t?.close();
-});
+import { SHAPES, shapeConfig, shapeQueries } from '../helpers/graphql-shapes.ts';
 
 const SCALARS = [
   'str',
@@ -46,33 +32,63 @@ const SCALARS = [
   'js',
 ];
 
-/** A list field's arguments as printed (sorted): filters, pagination, publicationState, sort. */
+/** A list field's arguments as printed (sorted): filters, pagination, publicationState (Strapi 4's only), sort. */
 const LIST_ARGS = (type: string, draftAndPublish = false): string =>
   `filters: ${type}FiltersInput, pagination: PaginationArg = {}, ` +
   `${draftAndPublish ? 'publicationState: PublicationState = LIVE, ' : ''}sort: [String] = []`;
 
-describe('every attribute type', () => {
-  it("maps each to Strapi 4's GraphQL type in the output type (private and password left out)", () => {
+/** A to-many relation's fields as printed: Strapi 4's `RelationResponseCollection`, Strapi 5's list and connection. */
+const TO_MANY = (flat: boolean, field: string, type: string, draftAndPublish = false): string =>
+  flat
+    ? `${field}(${LIST_ARGS(type)}): [${type}]!\n` +
+      `  ${field}_connection(${LIST_ARGS(type)}): ${type}RelationResponseCollection`
+    : `${field}(${LIST_ARGS(type, draftAndPublish)}): ${type}RelationResponseCollection`;
+
+describe.each(SHAPES)('every attribute type (%s shape)', (shape) => {
+  const q = shapeQueries(shape);
+  const flat = shape === 'flat';
+  let t: TestApp;
+  let sdl: string;
+  const block = (head: string): string => {
+    const start = sdl.indexOf(`${head} {`);
+    if (start < 0) throw new Error(`no ${head}`);
+    return sdl.slice(start, sdl.indexOf('\n}', start) + 2);
+  };
+  /** A single relation's type: Strapi 4's `EntityResponse`, Strapi 5's document type. */
+  const one = (type: string) => (flat ? type : `${type}EntityResponse`);
+
+  beforeAll(async () => {
+    t = await startApp({
+      appDir: await copyApp(path.join(ROOT, 'test/fixtures/graphql/every-type')),
+      config: shapeConfig(shape),
+    });
+    sdl = printSchema(lexicographicSortSchema(t.app.plugin(graphqlPlugin).schema()));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("maps each to the shape's GraphQL type in the output type (private and password left out)", () => {
     expect(block('type Thing')).toBe(`type Thing {
   big: Long
   blk: JSON
   clock: Time
   createdAt: DateTime
   day: Date
-  dec: Float
+  dec: Float${flat ? '\n  documentId: ID!' : ''}
   enm: ENUM_THING_ENM
   flag: Boolean
   flt: Float
   int: Int
   js: JSON
   locale: String
-  localizations(${LIST_ARGS('Thing', true)}): ThingRelationResponseCollection
+  ${TO_MANY(flat, 'localizations', 'Thing', true)}
   mail: String
-  many(${LIST_ARGS('Other')}): OtherRelationResponseCollection
+  ${TO_MANY(flat, 'many', 'Other')}
   named: ENUM_OWN_NAME
-  one: OtherEntityResponse
-  pic: UploadFileEntityResponse
-  pics(${LIST_ARGS('UploadFile')}): UploadFileRelationResponseCollection
+  one: ${one('Other')}
+  pic: ${one('UploadFile')}
+  ${TO_MANY(flat, 'pics', 'UploadFile')}
   piece: ComponentPartsPiece
   pieces(${LIST_ARGS('ComponentPartsPiece')}): [ComponentPartsPiece]
   publishedAt: DateTime
@@ -89,7 +105,7 @@ describe('every attribute type', () => {
   id: ID!
   kind: ENUM_COMPONENTPARTSPIECE_KIND
   label: String!
-  other: OtherEntityResponse
+  other: ${one('Other')}
   size: Long
 }`);
     expect(sdl).toContain('union ThingZoneDynamicZone = ComponentPartsPiece | Error');
@@ -97,20 +113,22 @@ describe('every attribute type', () => {
     expect(sdl).toContain('scalar Long');
   });
 
-  it('keeps private attributes in filters and inputs (refused when used), media and zones out of filters', () => {
+  it('keeps private attributes in inputs, in filters as Strapi 4 (refused when used); no media or zones there', () => {
     const filters = block('input ThingFiltersInput');
     for (const line of [
       'big: LongFilterInput',
       'enm: StringFilterInput',
-      'pass: StringFilterInput',
-      'secret: StringFilterInput',
       'pieces: ComponentPartsPieceFiltersInput',
       'localizations: ThingFiltersInput',
-      'id: IDFilterInput',
+      flat ? 'documentId: IDFilterInput' : 'id: IDFilterInput',
     ]) {
       expect(filters).toContain(`  ${line}\n`);
     }
     expect(filters).not.toMatch(/ (pic|pics|zone):/);
+    // Strapi 4 lists private attributes in filters; Strapi 5 leaves them out
+    const privates = ['pass: StringFilterInput', 'secret: StringFilterInput'].map((line) => filters.includes(line));
+    expect(privates).toEqual(flat ? [false, false] : [true, true]);
+    expect(filters.includes('  id: IDFilterInput\n')).toBe(!flat);
     const input = block('input ThingInput');
     for (const line of [
       'many: [ID]',
@@ -173,27 +191,28 @@ describe('every attribute type', () => {
         zone: [{ __component: 'parts.piece', label: 'z' }],
       },
     });
-    const res = await t.request('POST', '/graphql', {
-      query: `{ things { data { id attributes { ${SCALARS.join(' ')} stamp publishedAt locale
-        one { data { attributes { label } } } many { data { id } } pic { data { id } } pics { data { id } }
-        piece { label size kind other { data { id } } } pieces(pagination: { start: 1 }) { label }
-        zone { ... on ComponentPartsPiece { __typename label } } } } } }`,
-    });
+    const sel = `${SCALARS.join(' ')} stamp publishedAt locale one ${q.docs('label')} ${q.ids('many')}
+      ${q.ids('pic')} ${q.ids('pics')} piece { label size kind ${q.ids('other')} }
+      pieces(pagination: { start: 1 }) { label }
+      zone { ... on ComponentPartsPiece { __typename label } }`;
+    const res = await t.request('POST', '/graphql', { query: `{ things ${q.docs(sel, true)} }` });
     expect(res.body.errors).toBeUndefined();
-    const [entity] = res.body.data.things.data;
-    expect(entity.id).toBe(thing.documentId);
+    const [entity] = q.rows(res.body.data.things) as Record<string, any>[];
+    expect(entity.documentId).toBe(thing.documentId);
     const rest = (await t.request('GET', `/api/things/${thing.documentId}`)).body.data;
-    for (const name of SCALARS) expect(entity.attributes[name], name).toEqual(rest[name]);
-    expect(entity.attributes).toMatchObject({
+    for (const name of SCALARS) expect(entity[name], name).toEqual(rest[name]);
+    // a file is named by its row id in Strapi 4's shape, by its documentId in Strapi 5's
+    const fileId = flat ? file.documentId : String(file.id);
+    expect(entity).toMatchObject({
       big: '9007199254740993',
       stamp: '2024-05-01T10:00:00.000Z',
       publishedAt: rest.publishedAt,
       locale: 'en',
-      one: { data: { attributes: { label: 'o' } } },
-      many: { data: [{ id: other }] },
-      pic: { data: { id: String(file.id) } },
-      pics: { data: [{ id: String(file.id) }] },
-      piece: { label: 'p', size: '9007199254740993', kind: 'large', other: { data: { id: other } } },
+      one: { label: 'o' },
+      many: [{ documentId: other }],
+      pic: { documentId: fileId },
+      pics: [{ documentId: fileId }],
+      piece: { label: 'p', size: '9007199254740993', kind: 'large', other: { documentId: other } },
       pieces: [{ label: 'q' }],
       zone: [{ __typename: 'ComponentPartsPiece', label: 'z' }],
     });
