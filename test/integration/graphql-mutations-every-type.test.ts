@@ -1,30 +1,14 @@
 /**
- * GraphQL mutations on the fixture with every attribute type (test/fixtures/graphql/every-type):
- * each value written through `createThing` and `updateThing` is stored as REST's write stores
- * it, reads back the same through REST, and `deleteThing` removes every row.
+ * GraphQL mutations on the fixture with every attribute type (test/fixtures/graphql/every-type), in
+ * both shapes: each value written through `createThing` and `updateThing` is stored as REST's write
+ * stores it, reads back the same through REST, and `deleteThing` removes every row (Strapi 4's
+ * answering the deleted document, Strapi 5's its documentId).
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyApp } from '../../testing.ts';
 import { ROOT, startApp, type TestApp } from '../helpers/app.ts';
-
-let t: TestApp;
-let other: string;
-let file: number;
-
-beforeAll(async () => {
-  t = await startApp({ appDir: await copyApp(path.join(ROOT, 'test/fixtures/graphql/every-type')) });
-  other = (await t.app.documents('api::other.other').create({ data: { label: 'o' } })).documentId as string;
-  const f = await t.app.documents('plugin::upload.file').create({
-    data: { name: 'f.png', hash: 'f', ext: '.png', mime: 'image/png', size: 1, provider: 'local', url: '/u/f.png' },
-  });
-  file = f.id as number;
-});
-afterAll(async () => {
-  await t?.close();
-});
-
-const gql = (query: string, variables?: Record<string, unknown>) => t.request('POST', '/graphql', { query, variables });
+import { SHAPES, shapeConfig, shapeQueries } from '../helpers/graphql-shapes.ts';
 
 const SCALARS = {
   str: 'S',
@@ -47,7 +31,31 @@ const SCALARS = {
   js: { a: [1, 2] },
 };
 
-describe('mutations of every attribute type', () => {
+describe.each(SHAPES)('mutations of every attribute type (%s shape)', (shape) => {
+  const q = shapeQueries(shape);
+  const flat = shape === 'flat';
+  let t: TestApp;
+  let other: string;
+  let file: number;
+
+  beforeAll(async () => {
+    t = await startApp({
+      appDir: await copyApp(path.join(ROOT, 'test/fixtures/graphql/every-type')),
+      config: shapeConfig(shape),
+    });
+    other = (await t.app.documents('api::other.other').create({ data: { label: 'o' } })).documentId as string;
+    const f = await t.app.documents('plugin::upload.file').create({
+      data: { name: 'f.png', hash: 'f', ext: '.png', mime: 'image/png', size: 1, provider: 'local', url: '/u/f.png' },
+    });
+    file = f.id as number;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const gql = (query: string, variables?: Record<string, unknown>) =>
+    t.request('POST', '/graphql', { query, variables });
+
   it('creates, updates and deletes a document with every kind of value', async () => {
     const piece = { label: 'p', size: '9007199254740993', kind: 'large', other };
     const data = {
@@ -60,18 +68,22 @@ describe('mutations of every attribute type', () => {
       piece,
       pieces: [piece, { label: 'q' }],
       zone: [{ __typename: 'ComponentPartsPiece', label: 'z' }],
-      publishedAt: '2024-01-01T00:00:00.000Z',
+      // Strapi 4 publishes a create given `publishedAt`; Strapi 5 publishes unless `status: DRAFT`
+      ...(flat ? {} : { publishedAt: '2024-01-01T00:00:00.000Z' }),
     };
     const res = await gql(
-      `mutation($data: ThingInput!) { createThing(data: $data) { data { id attributes { str publishedAt
-        one { data { id } } zone { ... on ComponentPartsPiece { __typename label } } } } } }`,
+      `mutation($data: ThingInput!) { createThing(data: $data) ${q.docs(
+        `str publishedAt ${q.ids('one')} zone { ... on ComponentPartsPiece { __typename label } }`,
+        true,
+      )} }`,
       { data },
     );
     expect(res.body.errors).toBeUndefined();
-    const { id, attributes } = res.body.data.createThing.data;
-    expect(attributes).toMatchObject({ str: 'S', one: { data: { id: other } } });
-    expect(attributes.zone).toEqual([{ __typename: 'ComponentPartsPiece', label: 'z' }]);
-    expect(attributes.publishedAt).not.toBeNull();
+    const created = q.data(res.body.data).createThing;
+    const id = created.documentId as string;
+    expect(created).toMatchObject({ str: 'S', one: { documentId: other } });
+    expect(created.zone).toEqual([{ __typename: 'ComponentPartsPiece', label: 'z' }]);
+    expect(created.publishedAt).not.toBeNull();
     const rest = (await t.request('GET', `/api/things/${id}?populate=*`)).body.data;
     for (const [name, value] of Object.entries(SCALARS)) {
       if (name === 'clock') expect(String(rest.clock)).toMatch(/^10:20:30/);
@@ -90,22 +102,29 @@ describe('mutations of every attribute type', () => {
     expect(row.data.secret).toBeUndefined();
 
     const upd = await gql(
-      `mutation($id: ID!) { updateThing(id: $id, data: { int: 7, flag: false, pieces: [], zone: [] }) {
-        data { attributes { int flag pieces { label } zone { __typename } } } } }`,
+      `mutation($id: ID!) { updateThing(${q.id}: $id, data: { int: 7, flag: false, pieces: [], zone: [] })
+        ${q.docs('int flag pieces { label } zone { __typename }')} }`,
       { id },
     );
     expect(upd.body.errors).toBeUndefined();
-    expect(upd.body.data.updateThing.data.attributes).toEqual({ int: 7, flag: false, pieces: [], zone: [] });
+    expect(q.data(upd.body.data).updateThing).toEqual({ int: 7, flag: false, pieces: [], zone: [] });
     expect((await t.request('GET', `/api/things/${id}`)).body.data).toMatchObject({ int: 7, flag: false, str: 'S' });
 
-    const del = await gql(`mutation { deleteThing(id: "${id}") { data { id attributes { int } } } }`);
-    expect(del.body).toEqual({ data: { deleteThing: { data: { id, attributes: { int: 7 } } } } });
+    const del = await gql(
+      flat
+        ? `mutation { deleteThing(documentId: "${id}") { documentId } }`
+        : `mutation { deleteThing(id: "${id}") { data { id attributes { int } } } }`,
+    );
+    expect(del.body).toEqual({
+      data: { deleteThing: flat ? { documentId: id } : { data: { id, attributes: { int: 7 } } } },
+    });
     expect(await t.sql('things').where({ document_id: id })).toEqual([]);
   });
 
   it('answers a wrong value as BAD_USER_INPUT and writes nothing', async () => {
     const res = await gql(
-      'mutation { createThing(data: { str: "x", mail: "nope", publishedAt: "2024-01-01" }) { data { id } } }',
+      `mutation { createThing(data: { str: "x", mail: "nope"${flat ? '' : ', publishedAt: "2024-01-01"'} })
+        ${flat ? '{ documentId }' : '{ data { id } }'} }`,
     );
     expect(res.body.data).toEqual({ createThing: null });
     expect(res.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
