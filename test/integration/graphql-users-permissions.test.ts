@@ -1,62 +1,93 @@
 /**
  * users-permissions' GraphQL operations (Strapi 4's `me`, `register`, `login`, password
  * operations) call REST's handlers: the same checks, errors (in GraphQL's shape), emails and
- * rate limits, which REST and GraphQL share.
+ * rate limits, which REST and GraphQL share. In both shapes: Strapi 5's user has its `documentId` too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmailMessage } from '../../plugins/users-permissions/config.ts';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { SHAPES, shapeConfig } from '../helpers/graphql-shapes.ts';
 
-let t: TestApp;
-const mail: EmailMessage[] = [];
+const DOCUMENT_ID = /^[a-z0-9]{24}$/;
 
-const gql = (query: string, variables: Record<string, unknown> = {}, jwt?: string) =>
-  t.request('POST', '/graphql', { query, variables }, { authorization: jwt ? `Bearer ${jwt}` : '' });
+describe.each(SHAPES)('users-permissions over GraphQL (%s shape)', (shape) => {
+  const flat = shape === 'flat';
+  let t: TestApp;
+  const mail: EmailMessage[] = [];
 
-const REGISTER = `mutation($input: UsersPermissionsRegisterInput!) {
-  register(input: $input) { jwt user { id username email confirmed blocked } }
-}`;
-const LOGIN = `mutation($identifier: String!, $password: String!) {
-  login(input: { identifier: $identifier, password: $password }) { jwt user { id username role { name type } } }
-}`;
-const ME = '{ me { id username email confirmed blocked role { id name description type } } }';
+  const gql = (query: string, variables: Record<string, unknown> = {}, jwt?: string) =>
+    t.request('POST', '/graphql', { query, variables }, { authorization: jwt ? `Bearer ${jwt}` : '' });
 
-beforeAll(async () => {
-  t = await startApp({
-    config: {
-      plugins: {
-        'users-permissions': {
-          config: {
-            ratelimit: { max: 3 },
-            resetPasswordUrl: 'http://front.test/reset',
-            email: { send: (m: EmailMessage) => void mail.push(m) },
+  /** Strapi 5's user has a documentId besides its row id. */
+  const docId = flat ? 'documentId ' : '';
+  const REGISTER = `mutation($input: UsersPermissionsRegisterInput!) {
+    register(input: $input) { jwt user { id ${docId}username email confirmed blocked } }
+  }`;
+  const LOGIN = `mutation($identifier: String!, $password: String!) {
+    login(input: { identifier: $identifier, password: $password }) {
+      jwt user { id ${docId}username role { name type } }
+    }
+  }`;
+  const ME = `{ me { id ${docId}username email confirmed blocked role { id name description type } } }`;
+
+  beforeAll(async () => {
+    const plugins = shapeConfig(shape).plugins;
+    t = await startApp({
+      config: {
+        plugins: {
+          ...plugins,
+          'users-permissions': {
+            config: {
+              ratelimit: { max: 3 },
+              resetPasswordUrl: 'http://front.test/reset',
+              email: { send: (m: EmailMessage) => void mail.push(m) },
+            },
           },
         },
       },
-    },
+    });
   });
-});
-afterAll(async () => {
-  await t?.close();
-});
+  afterAll(async () => {
+    await t?.close();
+  });
 
-describe('users-permissions over GraphQL', () => {
   it('registers, logs in and reads `me`; the password is never readable', async () => {
     const input = { username: 'gqlann', email: 'Ann@Example.com', password: 'secret123' };
     const reg = await gql(REGISTER, { input });
     expect(reg.body.errors).toBeUndefined();
+    const ids = (documentId: unknown) => ({ id: expect.stringMatching(/^\d+$/), ...(flat ? { documentId } : {}) });
+    const registered = reg.body.data.register.user;
     expect(reg.body.data.register).toEqual({
       jwt: expect.any(String),
-      user: { id: expect.any(String), username: 'gqlann', email: 'ann@example.com', confirmed: true, blocked: false },
+      user: {
+        ...ids(expect.stringMatching(DOCUMENT_ID)),
+        username: 'gqlann',
+        email: 'ann@example.com',
+        confirmed: true,
+        blocked: false,
+      },
     });
     const login = await gql(LOGIN, { identifier: 'ann@example.com', password: 'secret123' });
     expect(login.body.errors).toBeUndefined();
     const { jwt, user } = login.body.data.login;
-    expect(user).toEqual({ id: reg.body.data.register.user.id, username: 'gqlann', role: expect.any(Object) });
+    expect(user).toEqual({
+      ...ids(registered.documentId),
+      id: registered.id,
+      username: 'gqlann',
+      role: expect.any(Object),
+    });
     expect(user.role.type).toBe('authenticated');
     const me = await gql(ME, {}, jwt);
     expect(me.body.errors).toBeUndefined();
-    expect(me.body.data.me).toMatchObject({ id: user.id, username: 'gqlann', email: 'ann@example.com' });
+    expect(me.body.data.me).toEqual({
+      ...ids(registered.documentId),
+      id: registered.id,
+      username: 'gqlann',
+      email: 'ann@example.com',
+      confirmed: true,
+      blocked: false,
+      role: expect.any(Object),
+    });
     expect(me.body.data.me.role).toMatchObject({ type: 'authenticated', name: expect.any(String) });
     // the schema has no field a password could be read through
     const pw = await gql('{ me { password } }', {}, jwt);
