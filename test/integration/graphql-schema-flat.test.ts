@@ -24,19 +24,9 @@ import { buildSchema } from '../../plugins/graphql/schema/build.ts';
 import { type FlatDifference, FLAT_DIFFERENCES, V4_COMPAT_DIFFERENCES } from '../fixtures/graphql/differences-flat.ts';
 import { copyApp } from '../../testing.ts';
 import { BLOG, ROOT, startApp, type TestApp } from '../helpers/app.ts';
+import { definitions } from '../helpers/sdl.ts';
 
 const fixture = (name: string): string => readFileSync(path.join(ROOT, 'test/fixtures/graphql', name), 'utf8');
-
-/** A printed, sorted schema as its type definitions by name (each its printed text). */
-function definitions(sdl: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const block of sdl.trim().split(/\n\n(?=\S)/)) {
-    const name = /^(?:"""[\s\S]*?"""\n)?(?:type|input|enum|union|scalar|interface) (\w+)/.exec(block)?.[1];
-    if (!name) throw new Error(`unexpected block: ${block}`);
-    out.set(name, block);
-  }
-  return out;
-}
 
 type Field = FieldDefinitionNode | InputValueDefinitionNode;
 type WithFields = DefinitionNode & { name: { value: string }; fields?: readonly Field[] };

@@ -12,19 +12,9 @@ import { graphqlPlugin } from '../../plugins/graphql/index.ts';
 import { DIFFERENCES } from '../fixtures/graphql/differences.ts';
 import { copyApp } from '../../testing.ts';
 import { BLOG, ROOT, startApp, type TestApp } from '../helpers/app.ts';
+import { definitions } from '../helpers/sdl.ts';
 
 const REFERENCE = path.join(ROOT, 'test/fixtures/graphql/strapi4-blog.graphql');
-
-/** A printed, sorted schema as its type definitions by name (each its printed text). */
-function definitions(sdl: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const block of sdl.trim().split(/\n\n(?=\S)/)) {
-    const name = /^(?:"""[\s\S]*?"""\n)?(?:type|input|enum|union|scalar|interface) (\w+)/.exec(block)?.[1];
-    if (!name) throw new Error(`unexpected block: ${block}`);
-    out.set(name, block);
-  }
-  return out;
-}
 
 const print = (sdl: string): string => printSchema(lexicographicSortSchema(buildSchema(sdl)));
 

@@ -11,7 +11,6 @@ import { componentInputs, contentTypeInputs } from './inputs.ts';
 import { type RootField, type SchemaModel, typeNames } from './model.ts';
 import { componentOutputs, contentTypeOutputs } from './outputs.ts';
 import { componentOutputsFlat, contentTypeOutputsFlat } from './outputs-flat.ts';
-import { contentTypeInputsFlat } from './inputs-flat.ts';
 import { contentTypeMutations, type MutationRoot, type MutationSource, mutationType } from './mutations.ts';
 import { contentTypeMutationsFlat } from './mutations-flat.ts';
 import { queryType, type RootResolver } from './queries.ts';
@@ -84,7 +83,7 @@ const SHAPES = {
   flat: {
     common: (ctx: BuildContext) => [...commonTypes(ctx), ...flatCommonTypes()],
     outputs: contentTypeOutputsFlat,
-    inputs: contentTypeInputsFlat,
+    inputs: contentTypeInputs,
     componentOutputs: componentOutputsFlat,
     query: queryTypeFlat,
     mutations: contentTypeMutationsFlat,

@@ -80,21 +80,29 @@ export function dynamicZoneInputs(owner: string, attrs: Attributes) {
     );
 }
 
+/**
+ * A content-type's `XFiltersInput` and `XInput`. The flat shape (Strapi 5) filters by `documentId`
+ * rather than `id` and shows `publishedAt` on every type (without draft & publish a document is
+ * always published); the entity shape only on draft & publish types.
+ */
 export function contentTypeInputs(ctx: BuildContext, ct: ContentType) {
   const name = ownerName(ctx, ct.uid);
   const filters = n.filtersName(name);
-  // `id`, the timestamps, publishedAt and i18n's fields can be disabled as Strapi's attributes can
+  const flat = ctx.shape === 'flat';
+  const idField = flat ? 'documentId' : 'id';
+  const published = flat || hasDraftAndPublish(ct);
+  // the id, the timestamps, publishedAt and i18n's fields can be disabled as Strapi's attributes can
   const filtered = (field: string): boolean => hasField(ctx, ct.uid, field, 'filters');
   return [
     ...dynamicZoneInputs(name, ct.attributes),
     inputObjectType({
       name: filters,
       definition(t) {
-        if (ct.kind === 'collectionType' && filtered('id')) t.field('id', { type: 'IDFilterInput' });
+        if (ct.kind === 'collectionType' && filtered(idField)) t.field(idField, { type: 'IDFilterInput' });
         attributeFilters(ctx, t, ct.uid, ct.attributes);
         if (filtered('createdAt')) t.field('createdAt', { type: 'DateTimeFilterInput' });
         if (filtered('updatedAt')) t.field('updatedAt', { type: 'DateTimeFilterInput' });
-        if (hasDraftAndPublish(ct) && filtered('publishedAt')) t.field('publishedAt', { type: 'DateTimeFilterInput' });
+        if (published && filtered('publishedAt')) t.field('publishedAt', { type: 'DateTimeFilterInput' });
         if (isLocalized(ct)) {
           if (filtered('localizations')) t.field('localizations', { type: filters });
           if (filtered('locale')) t.field('locale', { type: 'StringFilterInput' });
@@ -106,9 +114,7 @@ export function contentTypeInputs(ctx: BuildContext, ct: ContentType) {
       name: n.inputName(name),
       definition(t) {
         attributeInputs(ctx, t, ct.uid, name, ct.attributes);
-        if (hasDraftAndPublish(ct) && hasField(ctx, ct.uid, 'publishedAt', 'input')) {
-          t.field('publishedAt', { type: 'DateTime' });
-        }
+        if (published && hasField(ctx, ct.uid, 'publishedAt', 'input')) t.field('publishedAt', { type: 'DateTime' });
       },
     }),
   ];

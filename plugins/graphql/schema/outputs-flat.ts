@@ -8,7 +8,7 @@ import { list, nonNull, objectType } from 'nexus';
 import { type ContentType, isLocalized } from '../../../core/index.ts';
 import * as n from '../naming.ts';
 import { type BuildContext, hasField, ownerName } from './context.ts';
-import { attributeFields, type Block, type Link, listArgs, ownTypes } from './outputs.ts';
+import { attributeFields, type Block, componentOutputs, type Link, listArgs, ownTypes } from './outputs.ts';
 
 /** To-many: `tags(filters, pagination, sort): [Tag]!` and `tags_connection(…)`; to-one: `author: Author`. */
 const flatLink: Link = (t, name, target, many, args) => {
@@ -80,19 +80,5 @@ export function contentTypeOutputsFlat(ctx: BuildContext, ct: ContentType) {
 }
 
 /** A component's type (`id: ID!`, then its attributes, relations flat), enums and unions. */
-export function componentOutputsFlat(ctx: BuildContext, uid: string) {
-  const name = n.componentName(uid);
-  const attrs = ctx.registry.component(uid).attributes;
-  ctx.roles.set(name, { kind: 'component', uid });
-  return [
-    ...ownTypes(ctx, name, attrs),
-    objectType({
-      name,
-      definition(t) {
-        if (hasField(ctx, uid, 'id', 'output')) t.nonNull.id('id');
-        v4Fields(ctx, t, name);
-        attributeFields(ctx, t, uid, name, attrs, flatLink);
-      },
-    }),
-  ];
-}
+export const componentOutputsFlat = (ctx: BuildContext, uid: string) =>
+  componentOutputs(ctx, uid, flatLink, (t, name) => v4Fields(ctx, t, name));

@@ -175,8 +175,16 @@ export function contentTypeOutputs(ctx: BuildContext, ct: ContentType) {
   ];
 }
 
-/** A component's type (`id: ID!`, then its attributes), enums and unions. */
-export function componentOutputs(ctx: BuildContext, uid: string) {
+/**
+ * A component's type (`id: ID!`, then its attributes), enums and unions; `link` types its
+ * relations (the flat shape's are the targets themselves), `extra` adds fields after `id`.
+ */
+export function componentOutputs(
+  ctx: BuildContext,
+  uid: string,
+  link: Link = entityLink,
+  extra?: (t: Block, name: string) => void,
+) {
   const name = n.componentName(uid);
   const attrs = ctx.registry.component(uid).attributes;
   ctx.roles.set(name, { kind: 'component', uid });
@@ -186,7 +194,8 @@ export function componentOutputs(ctx: BuildContext, uid: string) {
       name,
       definition(t) {
         if (hasField(ctx, uid, 'id', 'output')) t.nonNull.id('id');
-        attributeFields(ctx, t, uid, name, attrs);
+        extra?.(t, name);
+        attributeFields(ctx, t, uid, name, attrs, link);
       },
     }),
   ];
