@@ -4,7 +4,7 @@
  * from the same row (`attributes`, a relation's `{ data }` wrapper) or a populated attribute with
  * its own filters, sort, window and status. The whole tree is one SQL statement (core/query).
  */
-import { type FieldNode, getArgumentValues, GraphQLError } from 'graphql';
+import { type FieldNode, getArgumentValues, getNamedType, GraphQLError } from 'graphql';
 import {
   assertQueryAccess,
   type Attribute,
@@ -85,9 +85,13 @@ export function entityLayout(pc: PlanContext, uid: string, nodes: FieldNode[]): 
   return out;
 }
 
+/** The fields of a wrapper that hold its items: Strapi 4's `{ data }`, Strapi 5's connection `{ nodes }`. */
+const ITEMS: ReadonlySet<string> = new Set(['data', 'nodes']);
+
 /**
- * A relation's (or media's, or `localizations`') `{ data }` wrapper: each `data` key a populate of
- * the attribute with the wrapper field's arguments, each item laid out as an entity.
+ * A relation's (or media's, or `localizations`') wrapper: Strapi 4's `{ data }`, or Strapi 5's
+ * `tags_connection { nodes }` (and v4CompatibilityMode's `data` beside it). Each items key is a
+ * populate of the attribute with the wrapper field's arguments.
  */
 function wrapper(
   pc: PlanContext,
@@ -99,9 +103,62 @@ function wrapper(
   for (const [key, sub] of fieldsOf(pc, wrapperType, nodes)) {
     const field = fieldName(sub);
     if (field === '__typename') out.push({ kind: 'value', key, value: wrapperType });
-    else if (field === 'data') out.push({ kind: 'populate', key, node: populate(sub) });
+    else if (ITEMS.has(field)) out.push({ kind: 'populate', key, node: populate(sub) });
   }
   return out;
+}
+
+/** The named type of the field `nodes` select on `owner` (`ArticleRelationResponseCollection`, …). */
+const fieldTypeName = (pc: PlanContext, owner: string, nodes: FieldNode[]): string =>
+  getNamedType(objectTypeOf(pc, owner).getFields()[fieldName(nodes)].type).name;
+
+/** What a relation, a media field or `localizations` links to, and the permission reading it needs. */
+interface Link {
+  target: string;
+  action: string;
+  many: boolean;
+}
+
+/** The link of `uid`'s field `name`, if it is one (i18n's `localizations`, no attribute: the other locales). */
+function linkOf(pc: PlanContext, uid: string, name: string): Link | undefined {
+  const attrs = pc.registry.attributesOf(uid);
+  if (!Object.hasOwn(attrs, name)) {
+    const others = name === LOCALIZATIONS && pc.registry.hasContentType(uid);
+    return others ? { target: uid, action: findActionOf(uid), many: true } : undefined;
+  }
+  const attr = attrs[name];
+  if (attr.type === 'relation') return { target: attr.target, action: findActionOf(attr.target), many: isToMany(attr) };
+  if (attr.type === 'media') return { target: FILE_UID, action: MEDIA_FIND_ACTION, many: attr.multiple === true };
+  return undefined;
+}
+
+/**
+ * A link selected under `key` on `owner`: the target's documents populated from `attribute`, in
+ * the shape's wrapping (Strapi 4's `{ data }` of entities; Strapi 5's documents themselves, or
+ * with `connection` its `{ nodes }`). One the caller may not read is null and FORBIDDEN; a flat
+ * list, non-null, is empty instead.
+ */
+function linkEntry(
+  pc: PlanContext,
+  owner: string,
+  key: string,
+  nodes: FieldNode[],
+  attribute: string,
+  link: Link,
+  count: ReturnType<typeof amountCounter>,
+  connection = false,
+): LayoutEntry {
+  const flat = pc.model.shape === 'flat';
+  if (!pc.auth.allows(link.action)) return forbiddenField(pc, key, link.many && flat && !connection ? [] : null);
+  const name = fieldName(nodes);
+  const options = link.many ? listOptions(pc, link.target, argsOf(pc, owner, nodes), count, name) : {};
+  const node = (sub: FieldNode[]): PopulateNode => ({
+    ...options,
+    attribute,
+    layout: itemLayout(pc, link.target, sub),
+  });
+  if (flat && !connection) return { kind: 'populate', key, node: node(nodes) };
+  return { kind: 'object', key, layout: wrapper(pc, fieldTypeName(pc, owner, nodes), nodes, node) };
 }
 
 /** A field the caller may not read: null, and Strapi's FORBIDDEN error. */
@@ -110,13 +167,11 @@ function forbiddenField(pc: PlanContext, key: string, value: [] | null = null): 
   return { kind: 'value', key, value };
 }
 
-/** The flat shape's lists are non-null (`tags: [Tag]!`): one the caller may not read is empty, not null. */
-const deniedList = (pc: PlanContext): [] | null => (pc.model.shape === 'flat' ? [] : null);
-
-/** One response key of a document's attributes or a component instance (`owner` is its type name). */
+/** One response key of a document's attributes or a component instance (`owner` is its type name, `uid` its uid). */
 function attributeEntry(
   pc: PlanContext,
   owner: string,
+  uid: string,
   key: string,
   nodes: FieldNode[],
   attr: Attribute,
@@ -124,28 +179,8 @@ function attributeEntry(
 ): LayoutEntry {
   const name = fieldName(nodes);
   if (isScalar(attr)) return { kind: 'field', key, field: name };
-  const outType = objectTypeOf(pc, owner)
-    .getFields()
-    [name].type.toString()
-    .replace(/[[\]!]/g, '');
-  if (attr.type === 'relation' || attr.type === 'media') {
-    const target = attr.type === 'relation' ? attr.target : FILE_UID;
-    const action = attr.type === 'relation' ? findActionOf(target) : MEDIA_FIND_ACTION;
-    const many = attr.type === 'relation' ? isToMany(attr) : attr.multiple === true;
-    if (!pc.auth.allows(action)) return forbiddenField(pc, key, many ? deniedList(pc) : null);
-    const args = argsOf(pc, owner, nodes);
-    const options = many ? listOptions(pc, target, args, count, name) : {};
-    // Strapi 5: the target's documents themselves (`author { name }`, `tags { name }`), no wrapper
-    if (pc.model.shape === 'flat') {
-      return { kind: 'populate', key, node: { ...options, attribute: name, layout: itemLayout(pc, target, nodes) } };
-    }
-    const layout = wrapper(pc, outType, nodes, (data) => ({
-      ...options,
-      attribute: name,
-      layout: entityLayout(pc, target, data),
-    }));
-    return { kind: 'object', key, layout };
-  }
+  const link = linkOf(pc, uid, name);
+  if (link) return linkEntry(pc, owner, key, nodes, name, link, count);
   if (attr.type === 'component') {
     const options = attr.repeatable ? listOptions(pc, attr.component, argsOf(pc, owner, nodes), count, name) : {};
     return {
@@ -173,47 +208,18 @@ export const itemLayout = (pc: PlanContext, uid: string, nodes: FieldNode[]): La
 
 const CONNECTION = '_connection';
 
-/**
- * The flat shape's `tags_connection { nodes }` (`localizations_connection` too): the same
- * populate as `tags`, under `nodes`, with the connection field's own arguments.
- */
+/** The flat shape's `tags_connection { nodes }` (`localizations_connection` too): `tags`' populate, wrapped. */
 function connectionEntry(
   pc: PlanContext,
   uid: string,
-  typeName: string,
+  owner: string,
   key: string,
   nodes: FieldNode[],
   count: ReturnType<typeof amountCounter>,
 ): LayoutEntry | undefined {
-  const name = fieldName(nodes);
-  const base = name.slice(0, -CONNECTION.length);
-  const attrs = pc.registry.attributesOf(uid);
-  const attr = Object.hasOwn(attrs, base) ? attrs[base] : undefined;
-  let target: string;
-  let action: string;
-  if (attr?.type === 'relation' && isToMany(attr)) [target, action] = [attr.target, findActionOf(attr.target)];
-  else if (attr?.type === 'media' && attr.multiple === true) [target, action] = [FILE_UID, MEDIA_FIND_ACTION];
-  else if (!attr && base === LOCALIZATIONS) [target, action] = [uid, findActionOf(uid)];
-  else return undefined;
-  if (!pc.auth.allows(action)) return forbiddenField(pc, key);
-  const options = listOptions(pc, target, argsOf(pc, typeName, nodes), count, name);
-  const outType = objectTypeOf(pc, typeName)
-    .getFields()
-    [name].type.toString()
-    .replace(/[[\]!]/g, '');
-  const layout: Layout = [];
-  for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
-    const field = fieldName(sub);
-    if (field === '__typename') layout.push({ kind: 'value', key: k, value: outType });
-    // v4CompatibilityMode's deprecated `data` is `nodes` again
-    else if (field === 'nodes' || (field === 'data' && pc.model.v4Compat))
-      layout.push({
-        kind: 'populate',
-        key: k,
-        node: { ...options, attribute: base, layout: documentLayout(pc, target, sub) },
-      });
-  }
-  return { kind: 'object', key, layout };
+  const base = fieldName(nodes).slice(0, -CONNECTION.length);
+  const link = linkOf(pc, uid, base);
+  return link?.many ? linkEntry(pc, owner, key, nodes, base, link, count, true) : undefined;
 }
 
 /** The fields selected on a document's type (`Article`: the entity shape's attributes, the flat shape's document). */
@@ -233,22 +239,8 @@ export function documentLayout(pc: PlanContext, uid: string, nodes: FieldNode[])
     }
     if (flat && name.endsWith(CONNECTION)) return connectionEntry(pc, uid, typeName, key, sub, count);
     if (name !== LOCALIZATIONS || Object.hasOwn(ct.attributes, name)) return undefined;
-    if (!pc.auth.allows(findActionOf(uid))) return forbiddenField(pc, key, deniedList(pc));
-    const options = listOptions(pc, uid, argsOf(pc, typeName, sub), count, name);
-    if (flat) {
-      return {
-        kind: 'populate',
-        key,
-        node: { ...options, attribute: LOCALIZATIONS, layout: documentLayout(pc, uid, sub) },
-      };
-    }
-    const outType = `${typeName}RelationResponseCollection`;
-    const layout = wrapper(pc, outType, sub, (data) => ({
-      ...options,
-      attribute: LOCALIZATIONS,
-      layout: entityLayout(pc, uid, data),
-    }));
-    return { kind: 'object', key, layout };
+    const link = linkOf(pc, uid, name);
+    return link && linkEntry(pc, typeName, key, sub, LOCALIZATIONS, link, count);
   });
 }
 
@@ -311,7 +303,7 @@ function membersLayout(
     }
     const entry =
       special(key, sub, count) ??
-      (Object.hasOwn(attrs, name) ? attributeEntry(pc, typeName, key, sub, attrs[name], count) : undefined);
+      (uid && Object.hasOwn(attrs, name) ? attributeEntry(pc, typeName, uid, key, sub, attrs[name], count) : undefined);
     if (entry) out.push(entry);
   }
   return out;

@@ -121,28 +121,43 @@ export function planRoot(
   if (pc.model.shape === 'flat' && pc.model.roles.get(returned)?.kind !== 'entityResponse')
     return planFlat(pc, plan, key, nodes, args, extra);
   const list = root.kind === 'find';
-  const outType = list ? entityCollection(typeName) : entityResponse(typeName);
-  const layouts: Array<[string, Layout]> = [];
-  for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
-    const name = sub[0].name.value;
-    if (name === '__typename') plan.parts.push({ kind: 'typename', key: k, value: outType });
-    else if (name === 'data') {
-      plan.parts.push({ kind: 'data', key: k });
-      plan.dataKeys.push(k);
-      layouts.push([k, itemLayout(pc, root.uid, sub)]);
-    } else if (name === 'meta') {
-      const meta = metaPart(pc, k, sub);
-      plan.parts.push(meta);
-      if (meta.kind === 'meta') {
-        plan.count ||= meta.parts.some((p) => p.kind === 'pagination' && p.keys.some((x) => NEEDS_TOTAL.has(x.value)));
-      }
-    }
-  }
-  plan.layout = layoutOf(layouts);
+  objectParts(pc, plan, list ? entityCollection(typeName) : entityResponse(typeName), nodes);
   if (root.kind === 'findOne') plan.id = extra.id ?? (typeof args.id === 'string' ? args.id : null);
   if (list) listArgs(pc, plan, args, extra);
   plan.forbidden = pc.forbidden;
   return plan;
+}
+
+/** Whether a part shows `total` or `pageCount`: the read then counts. */
+function needsTotal(part: RootPart): boolean {
+  const keys =
+    part.kind === 'pageInfo'
+      ? part.keys
+      : part.kind === 'meta'
+        ? part.parts.flatMap((p) => (p.kind === 'pagination' ? p.keys : []))
+        : [];
+  return keys.some((x) => NEEDS_TOTAL.has(x.value));
+}
+
+/**
+ * The keys of a root field's object (`outType`), in either shape: the documents under `data`
+ * (Strapi 4, and v4CompatibilityMode's) or `nodes` (Strapi 5), the pagination under `meta` or
+ * `pageInfo`, `__typename`.
+ */
+function objectParts(pc: PlanContext, plan: RootPlan, outType: string, nodes: FieldNode[]): void {
+  const layouts: Array<[string, Layout]> = [];
+  for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
+    const name = sub[0].name.value;
+    if (name === '__typename') plan.parts.push({ kind: 'typename', key: k, value: outType });
+    else if (name === 'data' || name === 'nodes') {
+      plan.parts.push({ kind: 'data', key: k });
+      plan.dataKeys.push(k);
+      layouts.push([k, itemLayout(pc, plan.root.uid, sub)]);
+    } else if (name === 'meta') plan.parts.push(metaPart(pc, k, sub));
+    else if (name === 'pageInfo') plan.parts.push({ kind: 'pageInfo', key: k, keys: paginationKeys(pc, sub) });
+  }
+  plan.layout = layoutOf(layouts);
+  plan.count = plan.parts.some(needsTotal);
 }
 
 /** Each `data` key's layout: the one, or with several keys an object per key. */
@@ -181,32 +196,8 @@ function planFlat(
   extra: ExtraArgs,
 ): RootPlan {
   const { root } = plan;
-  const typeName = pc.model.typeOf(root.uid);
   if (root.kind === 'connection') {
-    const outType = entityCollection(typeName);
-    const layouts: Array<[string, Layout]> = [];
-    for (const [k, sub] of fieldsOf(pc, outType, nodes)) {
-      const name = sub[0].name.value;
-      if (name === '__typename') plan.parts.push({ kind: 'typename', key: k, value: outType });
-      // v4CompatibilityMode's deprecated `data` and `meta` are `nodes` and `pageInfo` again
-      else if (name === 'nodes' || name === 'data') {
-        plan.parts.push({ kind: 'data', key: k });
-        plan.dataKeys.push(k);
-        layouts.push([k, documentLayout(pc, root.uid, sub)]);
-      } else if (name === 'pageInfo' || name === 'meta') {
-        const part =
-          name === 'meta' ? metaPart(pc, k, sub) : { kind: 'pageInfo' as const, key: k, keys: paginationKeys(pc, sub) };
-        plan.parts.push(part);
-        const keys =
-          part.kind === 'pageInfo'
-            ? part.keys
-            : part.kind === 'meta'
-              ? part.parts.flatMap((p) => (p.kind === 'pagination' ? p.keys : []))
-              : [];
-        plan.count ||= keys.some((x) => NEEDS_TOTAL.has(x.value));
-      }
-    }
-    plan.layout = layoutOf(layouts);
+    objectParts(pc, plan, entityCollection(pc.model.typeOf(root.uid)), nodes);
     listArgs(pc, plan, args, extra);
   } else {
     plan.bare = true;
