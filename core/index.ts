@@ -7,6 +7,8 @@
 // Kernel: the app a plugin's hooks receive, and the plugin contract
 export { createApp, PLATFORM_CONFIG_DIR } from './kernel/app.ts';
 export type { App, AppOptions, AppLifecycle, LifecycleContext } from './kernel/app.ts';
+export { resolveMiddlewares } from './kernel/registries.ts';
+export { modulesIn, subdirectories } from './kernel/app-files.ts';
 export type { MiddlewareDeps, MiddlewareFactory } from './kernel/registries.ts';
 export type { PluginServices, StrapiFacade, StrapiPluginFacade } from './kernel/strapi-facade.ts';
 export { definePlugin } from './kernel/plugin.ts';

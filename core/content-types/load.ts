@@ -4,6 +4,7 @@
  * `validate-schema.ts`'s job, so every file is read before anything is judged.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { isMissing, subdirectories } from '../kernel/app-files.ts';
 import path from 'node:path';
 import { configurationError } from '../errors.ts';
 import type { Attributes, Component, ContentType } from './types.ts';
@@ -71,20 +72,6 @@ async function loadComponents(appDir: string): Promise<Component[]> {
   return result;
 }
 
-/** Names of the sub-folders of `dir`, sorted; a missing folder simply has none. */
-async function subdirectories(dir: string): Promise<string[]> {
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries
-      .filter((e) => e.isDirectory())
-      .map((e) => e.name)
-      .sort();
-  } catch (err) {
-    if (isMissing(err)) return [];
-    throw err;
-  }
-}
-
 /** Parse a JSON file that must hold an object; `undefined` when the file does not exist. */
 async function readJsonObject(appDir: string, file: string): Promise<Record<string, unknown> | undefined> {
   let text: string;
@@ -115,11 +102,6 @@ function relativeSource(appDir: string, file: string): string {
 
 function defaultComponentTable(category: string, name: string): string {
   return `components_${category}_${name}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
-}
-
-function isMissing(err: unknown): boolean {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 function byUid(a: { uid: string }, b: { uid: string }): number {

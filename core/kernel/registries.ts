@@ -3,11 +3,11 @@
  * `api::<api>.<name>`) and what plugins declare (`plugin::<plugin>.<name>`), looked up by name
  * when routes and resolvers are built. A bare name is a global one, as in Strapi.
  */
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { configurationError } from '../errors.ts';
 import type { PolicyHandler } from './policies.ts';
 import { importUserModule } from './user-code.ts';
+import { modulesIn, subdirectories } from './app-files.ts';
 
 /** What a middleware factory receives besides its options: the app and its Strapi facade. */
 export interface MiddlewareDeps {
@@ -21,6 +21,35 @@ export interface MiddlewareDeps {
  */
 export type MiddlewareFactory = (options: unknown, deps: MiddlewareDeps) => unknown;
 
+/**
+ * A list of middleware items, resolved once (when routes or the schema are built): an inline
+ * function is used as is; a registered name, `{ name, options }` (or Strapi 5's `{ name, config }`)
+ * is its factory called with the options and `deps`, `{}` without any (Strapi's GraphQL uses a bare
+ * name as the middleware itself, which never works for a factory: strapi/strapi#22795). A factory
+ * that makes nothing gives `passThrough`, as Strapi lets it; anything else than a function fails.
+ */
+export function resolveMiddlewares<M>(
+  items: unknown,
+  lookup: (name: string) => MiddlewareFactory,
+  deps: MiddlewareDeps,
+  where: string,
+  passThrough: M,
+): M[] {
+  if (items === undefined || items === null) return [];
+  if (!Array.isArray(items)) throw configurationError(`${where}: middlewares must be an array`);
+  return items.map((item, i) => {
+    if (typeof item === 'function') return item as M;
+    const named = typeof item === 'string' ? { name: item } : item;
+    if (typeof named !== 'object' || named === null || typeof (named as { name?: unknown }).name !== 'string')
+      throw configurationError(`${where}: middleware #${i} must be a name, { name, options } or a function`);
+    const { name, options, config } = named as { name: string; options?: unknown; config?: unknown };
+    const made = lookup(name)(options ?? config ?? {}, deps);
+    if (made === undefined || made === null) return passThrough;
+    if (typeof made !== 'function') throw configurationError(`${where}: middleware "${name}" made no function`);
+    return made as M;
+  });
+}
+
 export interface Registries {
   /** the policy a name designates (a bare name is `global::<name>`); unknown → ConfigurationError */
   policy(name: string): PolicyHandler;
@@ -31,8 +60,6 @@ export interface Registries {
 }
 
 export type RegistryKind = 'policy' | 'middleware';
-
-const MODULE = /^(.+)\.(ts|js|mjs|cjs)$/;
 
 /** A bare name means a global one (Strapi's `policy('is-owner')` is `global::is-owner`). */
 const fullName = (name: string): string => (name.includes('::') ? name : `global::${name}`);
@@ -59,17 +86,6 @@ export function createRegistries(): Registries {
   };
 }
 
-/** The modules of a folder, by base name (an absent folder has none). */
-async function modulesIn(dir: string): Promise<Array<{ name: string; file: string }>> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const out: Array<{ name: string; file: string }> = [];
-  for (const entry of names.sort()) {
-    const m = MODULE.exec(entry);
-    if (m && !entry.endsWith('.d.ts')) out.push({ name: m[1], file: path.join(dir, entry) });
-  }
-  return out;
-}
-
 /** Load one folder of the app into a registry, each module under `<prefix><base name>`. */
 async function loadFolder(registries: Registries, kind: RegistryKind, dir: string, prefix: string): Promise<void> {
   for (const { name, file } of await modulesIn(dir)) {
@@ -90,11 +106,7 @@ export async function loadAppRegistries(registries: Registries, appDir: string):
   const src = path.join(appDir, 'src');
   await loadFolder(registries, 'policy', path.join(src, 'policies'), 'global::');
   await loadFolder(registries, 'middleware', path.join(src, 'middlewares'), 'global::');
-  const apis = await readdir(path.join(src, 'api'), { withFileTypes: true }).catch(() => []);
-  for (const api of apis
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort()) {
+  for (const api of await subdirectories(path.join(src, 'api'))) {
     await loadFolder(registries, 'policy', path.join(src, 'api', api, 'policies'), `api::${api}.`);
     await loadFolder(registries, 'middleware', path.join(src, 'api', api, 'middlewares'), `api::${api}.`);
   }

@@ -4,7 +4,6 @@
  * a router keeps gets its policies and route middlewares resolved here, so a misspelled name or
  * a malformed item stops the start instead of failing a request.
  */
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import compose from 'koa-compose';
 import {
@@ -17,11 +16,14 @@ import {
   importUserModule,
   isCoreRouter,
   isPlainObject,
+  modulesIn,
   type PolicyHandler,
   policiesPass,
   policyFailed,
   type RequestContext,
+  resolveMiddlewares,
   resolvePolicies,
+  subdirectories,
 } from '../../core/index.ts';
 
 /** A routes file's core router, with where it came from (for messages and api-relative names). */
@@ -33,31 +35,19 @@ export interface RouterFile {
 
 type KoaStep = (ctx: RequestContext, next: () => Promise<unknown>) => unknown;
 
-const MODULE = /\.(ts|js|mjs|cjs)$/;
-
 /** Every core router of the app, by content-type uid; anything else in a routes folder stops the start. */
 export async function loadRouterFiles(app: App): Promise<Map<string, RouterFile>> {
   const apiDir = path.join(app.appDir, 'src', 'api');
-  const apis = await readdir(apiDir, { withFileTypes: true }).catch(() => []);
   const out = new Map<string, RouterFile>();
-  for (const api of apis
-    .filter((d) => d.isDirectory())
-    .map((d) => d.name)
-    .sort()) {
-    const dir = path.join(apiDir, api, 'routes');
-    const files = (await readdir(dir).catch(() => [] as string[])).filter(
-      (f) => MODULE.test(f) && !f.endsWith('.d.ts'),
-    );
-    for (const name of files.sort()) {
-      const file = path.join(dir, name);
+  for (const api of await subdirectories(apiDir)) {
+    for (const { file } of await modulesIn(path.join(apiDir, api, 'routes'))) {
       const router = await importUserModule(file);
       if (!isCoreRouter(router)) {
         throw configurationError(
           `${file}: custom route files are not supported yet; export factories.createCoreRouter(uid, options)`,
         );
       }
-      const ct = app.registry.contentTypes().find((c) => c.uid === router.uid);
-      if (ct?.origin !== 'api') {
+      if (!app.registry.hasContentType(router.uid) || app.registry.contentType(router.uid).origin !== 'api') {
         throw configurationError(`${file}: createCoreRouter('${router.uid}'): there is no such content-type`);
       }
       const earlier = out.get(router.uid);
@@ -124,27 +114,6 @@ function inRoute<T>(lookup: (name: string) => T, where: string): (name: string) 
   };
 }
 
-/** Route middlewares: a name or `{ name, options | config }` made by its factory, or an inline koa function. */
-function resolveMiddlewares(app: App, entry: RouterFile, items: unknown, where: string): KoaStep[] {
-  if (items === undefined) return [];
-  if (!Array.isArray(items)) throw configurationError(`${where}: middlewares must be an array`);
-  const factoryOf = inRoute(
-    relative((name) => app.middleware(name), entry.api),
-    where,
-  );
-  return items.map((item, i) => {
-    if (typeof item === 'function') return item as KoaStep;
-    const named = typeof item === 'string' ? { name: item } : item;
-    if (!isPlainObject(named) || typeof named.name !== 'string')
-      throw configurationError(`${where}: middleware #${i} must be a name, { name, options } or a function`);
-    const made = factoryOf(named.name)(named.options ?? named.config ?? {}, { strapi: app.strapi, app });
-    // Strapi lets a factory return nothing: the middleware then does nothing
-    if (made === undefined || made === null) return (_ctx: RequestContext, next: () => Promise<unknown>) => next();
-    if (typeof made !== 'function') throw configurationError(`${where}: middleware "${named.name}" made no function`);
-    return made as KoaStep;
-  });
-}
-
 /**
  * The controller of one action, behind its policies and then its route middlewares (in order), as
  * Strapi 5's compose-endpoint: authentication and authorization, a route middleware of the
@@ -163,9 +132,13 @@ export function withRouteConfig(
     relative<PolicyHandler>((n) => app.policy(n), entry.api),
     where,
   );
-  const policies = resolvePolicies(cfg.policies, policyOf, where);
-  const middlewares = resolveMiddlewares(app, entry, cfg.middlewares, where);
   const deps = { strapi: app.strapi, app };
+  const policies = resolvePolicies(cfg.policies, policyOf, where);
+  const factoryOf = inRoute(
+    relative((name) => app.middleware(name), entry.api),
+    where,
+  );
+  const middlewares = resolveMiddlewares<KoaStep>(cfg.middlewares, factoryOf, deps, where, (_ctx, next) => next());
   const policyStep: KoaStep = async (ctx, next) => {
     // Strapi's policy context over koa's: ctx.state (auth), ctx.params, ctx.request are there
     if (!(await policiesPass(policies, createPolicyContext('koa', ctx), deps))) throw policyFailed();

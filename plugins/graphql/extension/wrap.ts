@@ -17,6 +17,7 @@ import {
   isAppError,
   isPlainObject,
   type MiddlewareFactory,
+  resolveMiddlewares,
   type PolicyDeps,
   type PolicyHandler,
   policiesPass,
@@ -66,24 +67,8 @@ function checkAuth(path: string, auth: unknown): ResolverConfig['auth'] {
   throw configurationError(`GraphQL: resolversConfig['${path}'].auth must be false or { scope: string[] }`);
 }
 
-function middlewareOf(item: unknown, path: string, deps: WrapDeps): ResolverMiddleware {
-  if (typeof item === 'function') return item as ResolverMiddleware;
-  // a registered middleware is a factory, whichever form names it (Strapi uses a bare name as the
-  // function itself, which never works for a factory: strapi/strapi#22795)
-  let made: unknown;
-  if (typeof item === 'string') made = deps.middleware(item)({}, deps.deps);
-  else if (isPlainObject(item) && typeof item.name === 'string')
-    made = deps.middleware(item.name)(item.options ?? {}, deps.deps);
-  else
-    throw configurationError(
-      `GraphQL: a middleware of resolversConfig['${path}'] must be a name, { name } or a function`,
-    );
-  if (typeof made !== 'function')
-    throw configurationError(
-      `GraphQL: the middleware ${String((item as { name?: string }).name ?? item)} made no function`,
-    );
-  return made as ResolverMiddleware;
-}
+/** What a middleware factory that made nothing stands for: the next step, called as given. */
+const passThrough: ResolverMiddleware = (next, parent, args, context, info) => next(parent, args, context, info);
 
 /** What the app's code gets as a field's parent: the object read for it, when the planner read one. */
 const sourceOf = (parent: unknown): unknown =>
@@ -116,8 +101,15 @@ export function wrapResolvers(
         throw configurationError(`GraphQL: resolversConfig['${path}'] must be an object`);
       const config = given as ResolverConfig | undefined;
       const auth = checkAuth(path, config?.auth);
-      const middlewares = (config?.middlewares ?? []).map((m) => middlewareOf(m, path, deps));
-      const policies = resolvePolicies(config?.policies, deps.policy, `GraphQL resolversConfig['${path}']`);
+      const where = `GraphQL resolversConfig['${path}']`;
+      const middlewares = resolveMiddlewares<ResolverMiddleware>(
+        config?.middlewares,
+        deps.middleware,
+        deps.deps,
+        where,
+        passThrough,
+      );
+      const policies = resolvePolicies(config?.policies, deps.policy, where);
       const base: Resolver = field.resolve ?? byResponseKey;
       const action = fields.actions.get(path);
       field.resolve = async (parent, args, context, info) => {
