@@ -17,6 +17,17 @@ export const EMPTY_EXTENSION: MergedExtension = {
   resolversConfig: {},
 };
 
+/**
+ * How every schema is made with Nexus: in memory (no typegen, no SDL file), nullable unless said
+ * otherwise (as Strapi), unions resolved by `__typename` (the reads put it on dynamic-zone items).
+ */
+export const NEXUS_OPTIONS = {
+  outputs: false,
+  shouldGenerateArtifacts: false,
+  nonNullDefaults: { input: false, output: false },
+  features: { abstractTypeStrategies: { __typename: true } },
+} as const;
+
 /** Nexus gives a field without a resolver graphql's default one. */
 export const isDefaultResolver = (resolve: unknown): boolean =>
   resolve === undefined || resolve === defaultFieldResolver;
@@ -43,13 +54,10 @@ export function withUserSchema(
   if (user.plugins.length === 0) return { schema, resolved };
   // Nexus rebuilds the schema from the merged one, so its plugins see every type and resolver (Strapi's `mergeSchema`)
   const rebuilt = makeSchema({
+    ...NEXUS_OPTIONS,
     types: [],
     mergeSchema: { schema },
     plugins: user.plugins as Parameters<typeof makeSchema>[0]['plugins'],
-    outputs: false,
-    shouldGenerateArtifacts: false,
-    nonNullDefaults: { input: false, output: false },
-    features: { abstractTypeStrategies: { __typename: true } },
   });
   return { schema: rebuilt, resolved };
 }

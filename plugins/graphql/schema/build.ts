@@ -18,7 +18,7 @@ import { queryTypeFlat } from './queries-flat.ts';
 import { SCALARS } from './scalars.ts';
 import { createShadowCrud, type ShadowCrud } from '../extension/shadow-crud.ts';
 import type { MergedExtension } from '../extension/service.ts';
-import { EMPTY_EXTENSION, isDefaultResolver, withUserSchema } from '../extension/schema.ts';
+import { EMPTY_EXTENSION, isDefaultResolver, NEXUS_OPTIONS, withUserSchema } from '../extension/schema.ts';
 
 /**
  * Operations added to the shadow CRUD (users-permissions', upload's): their Nexus types and
@@ -128,13 +128,7 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
   const extensions = (options.extensions ?? []).map((e) => (typeof e === 'function' ? e(ctx) : e));
   const types = [...generated, ...extensions.flatMap((e) => e.types)];
   const user = options.user ?? EMPTY_EXTENSION;
-  const base = makeSchema({
-    types: [...types, ...user.types],
-    outputs: false,
-    shouldGenerateArtifacts: false,
-    nonNullDefaults: { input: false, output: false },
-    features: { abstractTypeStrategies: { __typename: true } },
-  });
+  const base = makeSchema({ ...NEXUS_OPTIONS, types: [...types, ...user.types] });
   const { schema: full, resolved: replaced } = withUserSchema(base, user);
   // only what a root field reaches stays (Strapi's pruneSchema): e.g. the filters of a type nothing lists
   const schema = new GraphQLSchema({ ...full.toConfig(), types: [] });
@@ -145,6 +139,14 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
   // Query and Mutation fields Vellum defines (they check the caller's rights themselves)
   const internal = new Set<string>();
   const actions = new Map<string, string>();
+  // the resolvers of the plugins' own operations (users-permissions', upload's), by `Type.field`
+  const pluginResolvers = new Map<string, GraphQLFieldResolver<unknown, unknown>>(
+    extensions.flatMap((e) =>
+      Object.entries(e.resolvers).flatMap(([typeName, fields]) =>
+        Object.entries(fields).map(([name, resolve]) => [`${typeName}.${name}`, resolve] as const),
+      ),
+    ),
+  );
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
@@ -162,24 +164,14 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
         internal.add(path);
         actions.set(path, root.action);
         field.resolve = resolveRoot(root);
+      } else if (pluginResolvers.has(path)) {
+        if (type === query || type === mutationRoot) internal.add(path);
+        field.resolve = pluginResolvers.get(path);
       } else if (isDefaultResolver(field.resolve)) {
         // read by response key (the reads answer under aliases): execute's field resolver
         field.resolve = undefined;
       } else {
         custom.add(path);
-      }
-    }
-  }
-  for (const e of extensions) {
-    for (const [typeName, fields] of Object.entries(e.resolvers)) {
-      const type = schema.getType(typeName);
-      if (!isObjectType(type)) continue;
-      for (const [name, resolve] of Object.entries(fields)) {
-        const field = type.getFields()[name];
-        if (!field || replaced.has(`${typeName}.${name}`)) continue;
-        field.resolve = resolve;
-        custom.delete(`${typeName}.${name}`);
-        if (type === query || type === mutationRoot) internal.add(`${typeName}.${name}`);
       }
     }
   }
