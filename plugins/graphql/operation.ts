@@ -9,13 +9,13 @@
 import {
   type DocumentNode,
   execute,
-  type FieldNode,
   type FragmentDefinitionNode,
   getOperationAST,
   getVariableValues,
   GraphQLError,
   isNonNullType,
   type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
   type GraphQLFormattedError,
   type GraphQLSchema,
   NoSchemaIntrospectionCustomRule,
@@ -68,18 +68,17 @@ export interface OperationDeps {
   introspection: boolean;
 }
 
-/** How a read is planned for a resolver: on which type its field is, with whose rights, and what it adds. */
-export interface PlanOptions extends ExtraArgs {
-  parent?: string;
-  auth?: RequestAuth;
-}
-
 /**
  * What `execute`'s resolvers get as their context: the request's auth and HTTP context, Strapi's
  * `state` and `koaContext`, and `read` (read.ts) for the app's resolvers.
  */
 export interface ExecuteContext extends ResolverContext, GraphqlContext {
-  plan(key: string, nodes: FieldNode[], root: RootField, options?: PlanOptions): RootPlan;
+  /**
+   * The read answering the field `info` resolves (on the type it is on, under its response key),
+   * with the rights of the context it is called on: a field's wrapper passes its resolver a copy
+   * whose `auth` an `auth` config may have granted the field's own action (extension/wrap.ts).
+   */
+  plan(this: ExecuteContext, info: GraphQLResolveInfo, root: RootField, extra?: ExtraArgs): RootPlan;
   forbidden: number;
 }
 
@@ -106,8 +105,7 @@ export function rootResolver(app: App): (root: RootField) => GraphQLFieldResolve
   return (root) => async (_source, _args, context, info) => {
     const ctx = context as ExecuteContext;
     try {
-      // the caller's rights as the field's wrapper left them (an `auth` config may grant this root's action)
-      const plan = ctx.plan(info.path.key as string, [...info.fieldNodes], root, { auth: ctx.auth });
+      const plan = ctx.plan(info, root);
       const text = await readRoot(app, plan);
       return JSON.parse(text) as unknown;
     } catch (err) {
@@ -244,12 +242,14 @@ export function createOperations(deps: OperationDeps) {
       state: http?.state ?? { auth },
       koaContext: http,
       forbidden: 0,
-      plan(key, nodes, root, options = {}) {
-        const pc = planContext(op, options.auth ?? auth, true);
-        const plan = planRoot(pc, key, nodes, root, options.parent, options);
+      plan(info, root, extra = {}) {
+        const pc = planContext(op, this.auth, true);
+        const key = info.path.key as string;
+        const plan = planRoot(pc, key, [...info.fieldNodes], root, info.parentType.name, extra);
         context.forbidden += pc.forbidden;
         return plan;
       },
+      // the caller's own rights (an app's field is never granted one), whichever way it is called
       read: (info, options) => readFor(app, model, context, info, options),
     };
     const result = await execute({

@@ -67,11 +67,6 @@ export async function readFor(
     );
   }
   const filters = options.filters ? resolveFilters(app.registry, uid, options.filters) : undefined;
-  const plan = context.plan(info.path.key as string, [...info.fieldNodes], root, {
-    parent: info.parentType.name,
-    auth: context.auth,
-    filters,
-    id: options.documentId,
-  });
+  const plan = context.plan(info, root, { filters, id: options.documentId });
   return JSON.parse(await readRoot(app, plan)) as unknown;
 }

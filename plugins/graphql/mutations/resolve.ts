@@ -136,10 +136,7 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
         if (flat() && root.kind === 'delete') return await deleteFlat(root, id, locale);
         // planned before writing: a selection that cannot be planned (a bad argument) writes nothing
         const read: RootField = { uid: root.uid, kind: 'findOne', action: root.action };
-        const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, {
-          parent: 'Mutation',
-          auth: ctx.auth,
-        });
+        const plan: RootPlan = ctx.plan(info, read);
         plan.locale = locale;
         // an unknown document reads with no id: `data: null`, without a statement
         const answer = async (w: Written | null): Promise<unknown> =>

@@ -60,10 +60,7 @@ function crud(app: App, handlers: CrudHandlers, on: CrudTypes, ctx: BuildContext
       try {
         allow(ctx, action);
         const read = { uid: USER_UID, kind: 'findOne' as const, action };
-        const plan: RootPlan = ctx.plan(info.path.key as string, [...info.fieldNodes], read, {
-          parent: 'Mutation',
-          auth: ctx.auth,
-        });
+        const plan: RootPlan = ctx.plan(info, read);
         const answer = async (id: unknown) => readRoot(app, { ...plan, id: String(id) });
         const handler = handlerOf(handlers.users(), kind);
         if (kind === 'destroy') {
