@@ -65,12 +65,13 @@ function statusAfter(dp: boolean, publication: Publication, before: Status | nul
 /** `model`: the built schema's (known once the build that needs this resolver is done). */
 export function mutationResolver(app: App, modelOf: () => SchemaModel) {
   const { registry } = app;
-  const flat = (): boolean => modelOf().shape === 'flat';
+  /** Strapi 5's write (mutations-flat.ts): addressed by documentId, its version given by `status` */
+  const flat = (root: MutationRoot): boolean => root.shape === 'flat';
 
   async function create(root: MutationRoot, args: Args, locale?: string): Promise<Written> {
     const dp = registry.contentType(root.uid).options.draftAndPublish === true;
     const { data, publication } = writeInput(registry, modelOf(), root.uid, args.data);
-    const status = versionAfter(flat(), args, dp, publication, null);
+    const status = versionAfter(flat(root), args, dp, publication, null);
     const documentId = root.kind === 'createLocalization' && typeof args.id === 'string' ? args.id : undefined;
     const doc = await app.documents.transaction(async (documents, trx) => {
       const docs = documents(root.uid);
@@ -101,16 +102,16 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
       if (!documentId) {
         // a single type's first update creates it, as Strapi 4's (and REST's PUT) does
         if (!single) return null;
-        const status = versionAfter(flat(), args, dp, publication, null);
+        const status = versionAfter(flat(root), args, dp, publication, null);
         const doc = await docs.create({ data, locale, status, fields: [] });
         return { documentId: doc.documentId as string, status };
       }
       const before = await versionOf(docs, documentId, locale);
       if (!before) return null;
-      const status = versionAfter(flat(), args, dp, publication, before);
+      const status = versionAfter(flat(root), args, dp, publication, before);
       await docs.update({ documentId, data, locale, status, fields: [] });
       // Strapi 4's `publishedAt: null` unpublishes; Strapi 5's `status: DRAFT` only writes the draft
-      if (!flat() && dp && before === 'published' && status === 'draft')
+      if (!flat(root) && dp && before === 'published' && status === 'draft')
         await docs.unpublish({ documentId, locale, fields: [] });
       return { documentId, status };
     });
@@ -131,9 +132,9 @@ export function mutationResolver(app: App, modelOf: () => SchemaModel) {
         allow(ctx, root.action);
         const locale = localeOf(args.locale);
         // Strapi 4 addresses a document by `id`, Strapi 5 by `documentId`
-        const given = flat() ? args.documentId : args.id;
+        const given = flat(root) ? args.documentId : args.id;
         const id = typeof given === 'string' ? given : undefined;
-        if (flat() && root.kind === 'delete') return await deleteFlat(root, id, locale);
+        if (flat(root) && root.kind === 'delete') return await deleteFlat(root, id, locale);
         // planned before writing: a selection that cannot be planned (a bad argument) writes nothing
         const read: RootField = { uid: root.uid, kind: 'findOne', action: root.action };
         const plan: RootPlan = ctx.plan(info, read);

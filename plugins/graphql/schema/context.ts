@@ -1,5 +1,7 @@
 /** What the type builders share while the schema is built (one per build, never module state). */
-import type { Attribute, ContentType, Registry } from '../../../core/index.ts';
+import { arg } from 'nexus';
+import type { ArgsRecord } from 'nexus/dist/core.js';
+import { type Attribute, type ContentType, isLocalized, type Registry } from '../../../core/index.ts';
 import type { ShadowCrud } from '../extension/shadow-crud.ts';
 import { componentName, dynamicZoneName, enumName } from '../naming.ts';
 import { isExposed } from './model.ts';
@@ -53,3 +55,7 @@ export function enumTypeOf(owner: string, name: string, attr: Attribute): string
 export const dzTypeOf = (owner: string, name: string): string => dynamicZoneName(owner, name);
 
 export const hasDraftAndPublish = (ct: ContentType): boolean => ct.options.draftAndPublish === true;
+
+/** i18n's `locale` argument, on the fields of localized types (Strapi 4 adds it the same way). */
+export const localeArg = (ct: ContentType): ArgsRecord =>
+  isLocalized(ct) ? { locale: arg({ type: 'I18NLocaleCode' }) } : {};

@@ -8,7 +8,7 @@ import { arg, nonNull, objectType } from 'nexus';
 import type { AllNexusOutputTypeDefs, ArgsRecord, NexusMetaType } from 'nexus/dist/core.js';
 import { type ContentType, isLocalized } from '../../../core/index.ts';
 import * as n from '../naming.ts';
-import { type BuildContext, ownerName, type Shape } from './context.ts';
+import { type BuildContext, localeArg, ownerName, type Shape } from './context.ts';
 
 type OutputType = string | NexusMetaType | AllNexusOutputTypeDefs;
 
@@ -40,8 +40,6 @@ export interface MutationSpec {
 
 /** A module adding Mutation fields, given what the schema is built from. */
 export type MutationSource = (ctx: BuildContext) => MutationSpec[];
-
-const localeArg = (ct: ContentType): ArgsRecord => (isLocalized(ct) ? { locale: arg({ type: 'I18NLocaleCode' }) } : {});
 
 /** Types whose shadow CRUD writes Strapi disables (their plugins replace or forbid them). */
 export const NO_WRITES: ReadonlySet<string> = new Set([

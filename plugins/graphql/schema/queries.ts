@@ -4,18 +4,14 @@
  * type's queries or that action (Strapi's `builders/queries`).
  */
 import { arg, objectType } from 'nexus';
-import type { ArgsRecord } from 'nexus/dist/core.js';
 import type { GraphQLFieldResolver } from 'graphql';
-import { type ContentType, isLocalized } from '../../../core/index.ts';
+import type { ContentType } from '../../../core/index.ts';
 import * as n from '../naming.ts';
 import { listArgs } from './outputs.ts';
-import { type BuildContext, hasDraftAndPublish, ownerName } from './context.ts';
+import { type BuildContext, hasDraftAndPublish, localeArg, ownerName } from './context.ts';
 import { type RootField, readAction } from './model.ts';
 
 export type RootResolver = (field: RootField) => GraphQLFieldResolver<unknown, unknown>;
-
-/** i18n's `locale` argument, on the fields of localized types (Strapi adds it the same way). */
-const localeArg = (ct: ContentType): ArgsRecord => (isLocalized(ct) ? { locale: arg({ type: 'I18NLocaleCode' }) } : {});
 
 export function queryType(ctx: BuildContext, types: ContentType[], roots: Map<string, RootField>) {
   return objectType({
