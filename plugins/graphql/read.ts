@@ -50,18 +50,18 @@ export async function readFor(
   const typeName = model.typeOf(uid);
   const single = app.registry.contentType(uid).kind === 'singleType';
   const flat = model.shape === 'flat';
-  let root: RootField;
-  if (flat && returned === typeName && isListType(getNullableType(info.returnType)) && !single) {
-    root = { uid, kind: 'find', action: readAction(uid, 'find') };
-  } else if (flat && returned === entityCollection(typeName) && !single) {
-    root = { uid, kind: 'connection', action: readAction(uid, 'find') };
-  } else if (!flat && returned === entityCollection(typeName) && !single) {
-    root = { uid, kind: 'find', action: readAction(uid, 'find') };
-  } else if (returned === (flat ? typeName : entityResponse(typeName))) {
-    root = single
-      ? { uid, kind: 'single', action: readAction(uid, 'find') }
-      : { uid, kind: 'findOne', action: readAction(uid, 'findOne') };
-  } else {
+  const rootOf = (kind: RootField['kind']): RootField => ({
+    uid,
+    kind,
+    action: readAction(uid, kind === 'findOne' ? 'findOne' : 'find'),
+  });
+  // a list (`[Article]`, flat), a collection (`ArticleEntityResponseCollection`: Strapi 4's list,
+  // Strapi 5's connection) or one document (`ArticleEntityResponse`; flat, `Article`)
+  let root: RootField | undefined;
+  if (flat && returned === typeName && isListType(getNullableType(info.returnType))) root = rootOf('find');
+  else if (returned === entityCollection(typeName)) root = rootOf(flat ? 'connection' : 'find');
+  else if (returned === (flat ? typeName : entityResponse(typeName))) root = rootOf(single ? 'single' : 'findOne');
+  if (!root || (single && root.kind !== 'single')) {
     throw configurationError(
       `GraphQL read: ${info.parentType.name}.${info.fieldName} returns ${returned}, not a ${typeName} response`,
     );

@@ -35,11 +35,15 @@ export interface PlanContext {
  */
 export function fieldsOf(pc: PlanContext, typeName: string, nodes: readonly FieldNode[]): Collected {
   const fields = subfields(pc.op, typeName, nodes);
-  if (pc.model.resolved.size > 0) {
-    for (const sub of fields.values())
-      if (pc.model.resolved.has(`${typeName}.${sub[0].name.value}`)) pc.resolved = true;
-  }
+  if (!pc.resolved && selectsResolved(pc, typeName, fields)) pc.resolved = true;
   return fields;
+}
+
+/** Whether one of `fields`, selected on `typeName`, has a resolver of its own (the schema model's `resolved`). */
+export function selectsResolved(pc: PlanContext, typeName: string, fields: Collected): boolean {
+  if (pc.model.resolved.size === 0) return false;
+  for (const sub of fields.values()) if (pc.model.resolved.has(`${typeName}.${sub[0].name.value}`)) return true;
+  return false;
 }
 
 /** The object type named `name` (the planner only meets object types it generated). */

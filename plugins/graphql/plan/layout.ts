@@ -23,7 +23,7 @@ import { componentName, entity } from '../naming.ts';
 import { entityIdField } from '../schema/model.ts';
 import { filtersOf, sortOf, statusOf, windowOf } from './args.ts';
 import type { Collected } from './collect.ts';
-import { fieldsOf, objectTypeOf, type PlanContext } from './context.ts';
+import { fieldsOf, objectTypeOf, type PlanContext, selectsResolved } from './context.ts';
 
 const SYSTEM = new Set(['createdAt', 'updatedAt', 'publishedAt', 'locale']);
 
@@ -293,7 +293,8 @@ function membersLayout(
   const attrs = uid ? pc.registry.attributesOf(uid) : {};
   const count = amountCounter(pc);
   const out: Layout = [];
-  if (uid && [...fields.values()].some((sub) => pc.model.resolved.has(`${typeName}.${fieldName(sub)}`)))
+  // only once the request is known to go through `execute` (fieldsOf noted such a field)
+  if (uid && pc.resolved && selectsResolved(pc, typeName, fields))
     out.push({ kind: 'object', key: SOURCE_KEY, layout: sourceLayout(pc, uid, role?.kind === 'document') });
   for (const [key, sub] of fields) {
     const name = fieldName(sub);
