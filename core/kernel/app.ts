@@ -304,13 +304,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     return conn;
   }
 
+  /** A plugin's `config` from config/plugins, as written (`{}` when absent). */
+  const rawPluginConfig = (name: string): PlainObject =>
+    ((config.plugins[name] as PlainObject | undefined)?.config ?? {}) as PlainObject;
   const strapi = createStrapiFacade({
     config,
     log,
     documents: (uid) => documents(uid),
     pluginApi: (name) => ({ found: apis.has(name), api: apis.get(name) }),
     pluginNames: () => plugins.map((p) => p.name),
-    rawPluginConfig: (name) => ((config.plugins[name] as PlainObject | undefined)?.config ?? {}) as PlainObject,
+    rawPluginConfig: (name) => rawPluginConfig(name),
     policy: (name) => registries.policy(name),
     middleware: (name) => registries.middleware(name),
   });
@@ -343,7 +346,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       return describeConnection(connection);
     },
     pluginConfig(name: string, schema?: ConfigSchema) {
-      const raw = (config.plugins[name] as PlainObject | undefined)?.config ?? {};
+      const raw = rawPluginConfig(name);
       return schema ? parseConfig(schema, raw, { name: 'plugins', key: [name, 'config'], sources }) : raw;
     },
     async start() {

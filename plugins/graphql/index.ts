@@ -63,9 +63,9 @@ function builtOf(api: GraphqlApi): BuiltSchema {
 }
 
 /**
- * The GraphQL plugin: Strapi 4's shadow CRUD in its entity shape, built with Nexus from the
- * registry at bootstrap, served at `graphql.config.endpoint`. Each root field is one SQL
- * statement (see operation.ts and plan/).
+ * The GraphQL plugin: the shadow CRUD in Strapi 4's entity shape (or, with `shape: 'flat'`,
+ * Strapi 5's), built with Nexus from the registry and the app's extensions at bootstrap, served
+ * at `graphql.config.endpoint`. Each root field is one SQL statement (see operation.ts and plan/).
  */
 export const graphqlPlugin = definePlugin({
   name: 'graphql',
@@ -148,7 +148,7 @@ export const graphqlPlugin = definePlugin({
     if (unknown.length > 0)
       app.log.warn(`graphql: resolversConfig names fields the schema does not have: ${unknown.join(', ')}`);
     if (Object.keys(api.built.schema.getQueryType()?.getFields() ?? {}).length === 0) {
-      // a schema needs a Query field: nothing to serve until an extension adds one (#14)
+      // a schema needs a Query field: without the shadow CRUD, only an extension can add one
       app.log.warn('graphql: shadowCRUD is off and nothing else defines a query; the endpoint is not served');
       return;
     }

@@ -105,7 +105,7 @@ export function buildSchema(registry: Registry, resolveRoot: RootResolver, optio
     v4Compat: options.v4Compat ?? false,
   };
   const shape = SHAPES[ctx.shape];
-  // without shadow CRUD nothing is generated from the content-types (extensions add types: #14)
+  // without shadow CRUD nothing is generated from the content-types: only extensions add types
   const exposed = shadowCRUD ? registry.contentTypes().filter((ct) => names.has(ct.uid)) : [];
   const roots = new Map<string, RootField>();
   const mutations = [

@@ -12,12 +12,14 @@ const okPayload = (name: string) =>
     },
   });
 
-export function usersPermissionsTypes() {
+/** The auth operations' and the roles' writes' types; Strapi 5's (`flat`) `UsersPermissionsMe` has `documentId`. */
+export function usersPermissionsTypes(flat = false) {
   return [
     objectType({
       name: 'UsersPermissionsMe',
       definition(t) {
         t.nonNull.id('id');
+        if (flat) t.nonNull.id('documentId');
         t.nonNull.string('username');
         t.string('email');
         t.boolean('confirmed');

@@ -10,25 +10,8 @@ import { usersPermissionsTypes } from '../schema/extra.ts';
 export const USER_UID = 'plugin::users-permissions.user';
 export const USER_RESPONSE = 'UsersPermissionsUserEntityResponse';
 
-const flatMe = () =>
-  objectType({
-    name: 'UsersPermissionsMe',
-    definition(t) {
-      t.nonNull.id('id');
-      t.nonNull.id('documentId');
-      t.nonNull.string('username');
-      t.string('email');
-      t.boolean('confirmed');
-      t.boolean('blocked');
-      t.field('role', { type: 'UsersPermissionsMeRole' });
-    },
-  });
-
 /** The payloads and inputs of the auth operations and of the roles' writes, in the build's shape. */
-export function authTypes(ctx: Pick<BuildContext, 'shape'>) {
-  const types = usersPermissionsTypes();
-  return ctx.shape === 'flat' ? [...types.filter((t) => t.name !== 'UsersPermissionsMe'), flatMe()] : types;
-}
+export const authTypes = (ctx: Pick<BuildContext, 'shape'>) => usersPermissionsTypes(ctx.shape === 'flat');
 
 /**
  * The flat shape's user response, with its role (the planner reads `data` as a flat document); none
