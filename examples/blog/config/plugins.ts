@@ -1,6 +1,8 @@
+import type { EnvFn } from 'vellum';
+
 const read = (uid: string): string[] => [`${uid}.find`, `${uid}.findOne`];
 
-export default ({ env }: { env: (name: string, fallback?: string) => string | undefined }) => ({
+export default ({ env }: { env: EnvFn }) => ({
   // `GRAPHQL_SHAPE=flat npm start` serves Strapi 5's flat GraphQL schema instead of Strapi 4's entity one
   graphql: { config: { shape: env('GRAPHQL_SHAPE', 'entity') } },
   i18n: {
