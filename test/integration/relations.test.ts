@@ -478,6 +478,19 @@ describe('relations (fixture app with every relation kind)', () => {
       expect(await api.stored('courses', c)).not.toHaveProperty('students');
     });
 
+    it("ranks an owner appended to a list without reading the list's owners: one rank from a sequence", async () => {
+      const [c, c2] = await many('courses', 'title', 2);
+      const owners = await many('students', 'name', 6);
+      for (const s of owners) await api.update('students', s, { courses: [c, c2] });
+      t.queries.length = 0;
+      const s = await api.create('students', { name: uniq('student'), courses: [c, c2] });
+      // the largest rank among a target's owners + 1 read every owner holding the target (an aggregate)
+      expect(t.queries.filter((q) => /\bmax\s*\(/i.test(q))).toEqual([]);
+      expect(t.queries.filter((q) => q.includes("nextval('vellum_relation_ranks')"))).toHaveLength(1);
+      expect(await order('courses', c, 'students')).toEqual([...owners, s.documentId]);
+      expect(await order('courses', c2, 'students')).toEqual([...owners, s.documentId]);
+    });
+
     it('connects with positions through the inverse side: {start} then {after} puts those two first', async () => {
       const [c] = await many('courses', 'title', 1);
       const [s1, s2, s3, s4, s5, s6, s7] = await many('students', 'name', 7);
