@@ -100,25 +100,15 @@ export function evaluate(run: SizeRun): Check[] {
   const checks: Check[] = [];
   const by = (name: string): WorkloadResult | undefined => run.workloads.find((w) => w.name === name);
   if (!run.noStrapi) {
-    for (const w of run.workloads.filter((x) => x.rest)) {
-      const failed = !ok(w.strapi) ? 'Strapi failed' : undefined;
-      checks.push(
-        factorCheck(
-          `${w.name} cold >= ${STRAPI_FACTOR}x Strapi`,
-          STRAPI_FACTOR,
-          w.cold?.measured,
-          w.strapi?.measured,
-          !ok(w.cold) ? 'Vellum cold failed' : failed,
-        ),
-        factorCheck(
-          `${w.name} warm >= ${WARM_FACTOR}x Strapi`,
-          WARM_FACTOR,
-          w.warm?.measured,
-          w.strapi?.measured,
-          !ok(w.warm) ? 'Vellum warm failed' : failed,
-        ),
-      );
-    }
+    for (const w of run.workloads.filter((x) => x.rest))
+      for (const [label, factor, side] of [
+        ['cold', STRAPI_FACTOR, w.cold],
+        ['warm', WARM_FACTOR, w.warm],
+      ] as const) {
+        const failed = !ok(side) ? `Vellum ${label} failed` : !ok(w.strapi) ? 'Strapi failed' : undefined;
+        const name = `${w.name} ${label} >= ${factor}x Strapi`;
+        checks.push(factorCheck(name, factor, side?.measured, w.strapi?.measured, failed));
+      }
     const m = run.mixed;
     const failed = !mixedOk(m.warm)
       ? 'Vellum had non-2xx or errors'
