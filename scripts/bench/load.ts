@@ -90,6 +90,24 @@ const run = (url: string, seconds: number, o: LoadOptions, post?: PostRequest): 
     ...(post ? { method: 'POST', body: post.body } : {}),
   });
 
+/** Requests per workload that prime a freshly started server before anything is measured on it. */
+export const PRIME_REQUESTS = 200;
+
+/**
+ * Send PRIME_REQUESTS of one request, unmeasured: a server started after seeding has compiled
+ * none of its read paths yet, and a 1 s warm-up alone would leave the first workloads measuring the JIT.
+ */
+export async function prime(url: string, o: LoadOptions, post?: PostRequest): Promise<void> {
+  await autocannon({
+    url,
+    amount: PRIME_REQUESTS,
+    connections: o.connections,
+    headers: postHeaders(o.headers, post),
+    timeout: 30,
+    ...(post ? { method: 'POST', body: post.body } : {}),
+  });
+}
+
 /**
  * Warm up (JIT, pool connections, caches) for `o.warmup` s, discard that, then measure for
  * `o.duration` s, sampling CPU over the measured part only.
