@@ -6,7 +6,7 @@
  * Table and attribute names are schema-checked identifiers, always quoted (`quote`) or written as
  * string literals (`lit`); request values are bound (`?`). DDL takes no bind parameters.
  */
-import { COLUMNS, fragment, ORDER_KEY, qualified, quote, type SqlFragment } from './sql.ts';
+import { COLUMNS, fragment, ORDER_KEY, quote, type SqlFragment } from './sql.ts';
 
 const c = (key: keyof typeof COLUMNS): string => quote(COLUMNS[key]);
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
