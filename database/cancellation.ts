@@ -32,6 +32,16 @@ function cancelledError(): Error {
 }
 
 /**
+ * Whether a statement ends a transaction (knex's ROLLBACK / COMMIT, and a savepoint's). It is never
+ * cancelled nor skipped: a connection whose ROLLBACK was skipped goes back to the pool inside a failed
+ * transaction, and every statement of every later request on it fails ("current transaction is aborted").
+ */
+function endsTransaction(config: unknown): boolean {
+  const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
+  return typeof text === 'string' && /^\s*(ROLLBACK|COMMIT|RELEASE)\b/i.test(text);
+}
+
+/**
  * Make the statements `client` runs cancellable by the current request's signal. `connect`
  * opens a separate connection for the cancel itself.
  */
@@ -39,7 +49,7 @@ export function attachCancellation(client: pg.Client, cancellation: Cancellation
   const query = client.query.bind(client) as (config: unknown, callback?: QueryCallback) => unknown;
   const patched = (config: unknown, callback?: QueryCallback): unknown => {
     const signal = cancellation.current();
-    if (!signal || typeof callback !== 'function') return query(config, callback);
+    if (!signal || typeof callback !== 'function' || endsTransaction(config)) return query(config, callback);
     if (signal.aborted) {
       queueMicrotask(() => callback(cancelledError()));
       return undefined;

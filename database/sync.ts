@@ -4,6 +4,7 @@ import type { ContentType } from '../core/content-types/types.ts';
 import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
 import {
+  CREATE_RANK_SEQUENCE,
   createTable,
   DATA_GIN,
   SCOPE_COLUMNS,
@@ -120,6 +121,7 @@ const TOAST_TUPLE_TARGET = 8160;
  */
 export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise<SyncReport> {
   await db.raw(`CREATE SEQUENCE IF NOT EXISTS ${COMPONENT_ID_SEQUENCE}`);
+  await db.raw(CREATE_RANK_SEQUENCE);
   const trigram = await ensureTrigram(db);
   for (const ct of contentTypes) {
     const t = ct.collectionName;

@@ -106,7 +106,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     );
     const { inverse, owned } = await resolveRelations(ctx.db, registry, prepared.relations, prepared.media);
     const locale = 'row' in target ? target.row.locale : target.insert.locale;
-    await rankOwner(ctx.db, registry, ctx.uid, locale, prepared.data, owned);
+    await rankOwner(ctx.db, registry, prepared.data, owned);
     await assignComponentIds(ctx.db, prepared.newComponents);
     try {
       if ('row' in target) {

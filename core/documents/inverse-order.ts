@@ -9,18 +9,19 @@
  * An owner row is one locale and one status, so a type without locales (a tag) gets one order
  * per locale of its owners, as in Strapi. Kept on the owners, not on the target, because owners
  * are what a write locks already: an edit of the target never waits for a write pointing at it.
- * Strapi's rules: an owner that newly connects a target goes last (the largest rank there + 1);
- * one that held it keeps its rank; a write through the inverse side renumbers its owners to the
- * order it computed (positions, `set`). Reads sort by rank, owners without one (rows written
- * before ranks existed) first, then by age. Two owners connecting one target at the same moment
- * may read the same largest rank and tie; age orders them then.
+ * Strapi's rules: an owner that newly connects a target goes last; one that held it keeps its rank;
+ * a write through the inverse side renumbers its owners to the order it computed (positions, `set`),
+ * 1, 2, …. "Last" is a rank from a sequence (RANK_SEQUENCE), larger than every rank given before
+ * and than any renumbered one: ranks only order a list, and the largest rank of a target's owners
+ * + 1 would read all of them on every write. Reads sort by rank, owners without one (rows written
+ * before ranks existed) first, then by age.
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import { isPlainObject } from '../config/merge.ts';
 import { isLocalized, isToMany, type RelationAttribute } from '../content-types/types.ts';
 import { COLUMNS, ORDER_KEY } from '../query/sql.ts';
-import { BY_RANK, largestRankOf, largestRanks } from '../query/table-sql.ts';
+import { BY_RANK, largestRankOf, NEXT_RANK } from '../query/table-sql.ts';
 import type { Row } from './rows.ts';
 import { holds, setRanks } from '../query/jsonb-writes.ts';
 import { whereLocale } from './rows.ts';
@@ -48,31 +49,28 @@ function ranksOf(data: Record<string, unknown>, name: string): Record<string, nu
 }
 
 /**
- * Before an owner row is written (`data`, in `locale`): the targets it gained get it last in
- * their lists (one statement per relation, reading the largest rank there among the owners of
- * that locale), the targets it lost forget its rank; targets it kept keep theirs.
+ * Before an owner row is written (`data`): the targets it gained get it last in their lists (one
+ * rank from the sequence for all of them, one statement), the targets it lost forget its rank;
+ * targets it kept keep theirs.
  */
 export async function rankOwner(
   db: Knex,
   registry: Registry,
-  ownerUid: string,
-  locale: string | null,
   data: Record<string, unknown>,
   changes: OwnedChange[],
 ): Promise<void> {
-  const owners = registry.contentType(ownerUid);
-  for (const { name, attr, previous, next } of changes) {
+  let next: number | undefined;
+  for (const { name, attr, previous, next: held } of changes) {
     if (!keepsInverseOrder(registry, attr)) continue;
     const ranks = ranksOf(data, name);
-    for (const id of Object.keys(ranks)) if (!next.includes(id)) delete ranks[id];
-    const gained = next.filter((id) => !previous.includes(id));
+    for (const id of Object.keys(ranks)) if (!held.includes(id)) delete ranks[id];
+    const gained = held.filter((id) => !previous.includes(id));
     if (gained.length > 0) {
-      const local = isLocalized(owners) && locale !== null && locale !== '*';
-      const ranked = largestRanks(owners.collectionName, name, gained, isToMany(attr), local ? locale : null);
-      const { rows } = (await db.raw(ranked.sql, ranked.bindings)) as {
-        rows: Array<{ id: string; rank: number | null }>;
-      };
-      for (const { id, rank } of rows) ranks[id] = (rank ?? 0) + 1;
+      if (next === undefined) {
+        const { rows } = (await db.raw(NEXT_RANK)) as { rows: Array<{ rank: number }> };
+        next = Number(rows[0].rank);
+      }
+      for (const id of gained) ranks[id] = next;
     }
     const all = isPlainObject(data[ORDER_KEY]) ? (data[ORDER_KEY] as Record<string, unknown>) : {};
     data[ORDER_KEY] = { ...all, [name]: ranks };

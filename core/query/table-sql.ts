@@ -6,7 +6,7 @@
  * Table and attribute names are schema-checked identifiers, always quoted (`quote`) or written as
  * string literals (`lit`); request values are bound (`?`). DDL takes no bind parameters.
  */
-import { COLUMNS, fragment, ORDER_KEY, qualified, quote, type SqlFragment } from './sql.ts';
+import { COLUMNS, fragment, ORDER_KEY, quote, type SqlFragment } from './sql.ts';
 
 const c = (key: keyof typeof COLUMNS): string => quote(COLUMNS[key]);
 const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
@@ -70,28 +70,19 @@ export const uniqueTaken = (
   );
 
 /**
- * For each of `ids`, the largest rank the owners in `table` holding it through `attribute` gave
- * it (null: none), as rows `(id, rank)`. `locale` restricts the owners to one locale.
+ * The sequence ranks of owners appended to an inverse list come from. Renumbering a list through
+ * its inverse side gives ranks 1, 2, …, n; appends start above 2^32, so they follow any renumbered
+ * list (n never gets there) and stay exact in the float8 ranks are read as (integers up to 2^53).
+ * A sequence, not the largest rank among the target's owners + 1: that read every owner holding
+ * the target on every write, a cost growing with the table (100k articles over 30 tags).
  */
-export function largestRanks(
-  table: string,
-  attribute: string,
-  ids: string[],
-  toMany: boolean,
-  locale: string | null,
-): SqlFragment {
-  const g = qualified('g', 'id');
-  // a to-many owner holds an array of ids, a to-one owner (manyToOne) the id itself
-  const held = toMany ? `jsonb_build_array(${g})` : `to_jsonb(${g})`;
-  const rank = `(${qualified('o', COLUMNS.data)} -> ? -> ? ->> ${g})::float8`;
-  return fragment(
-    `SELECT ${g}, (SELECT max(${rank}) FROM ${quote(table)} "o" ` +
-      `WHERE ${qualified('o', COLUMNS.data)} @> jsonb_build_object(?::text, ${held})` +
-      `${locale === null ? '' : ` AND ${qualified('o', COLUMNS.locale)} = ?`}) AS "rank" ` +
-      'FROM unnest(?::text[]) "g"("id")',
-    [ORDER_KEY, attribute, attribute, ...(locale === null ? [] : [locale]), ids],
-  );
-}
+export const RANK_SEQUENCE = 'vellum_relation_ranks';
+
+/** `CREATE SEQUENCE IF NOT EXISTS` for RANK_SEQUENCE. */
+export const CREATE_RANK_SEQUENCE = `CREATE SEQUENCE IF NOT EXISTS ${quote(RANK_SEQUENCE)} START WITH 4294967296`;
+
+/** The next append rank: larger than every rank given before, whatever the target (one row `rank`). */
+export const NEXT_RANK = `SELECT nextval(${lit(RANK_SEQUENCE)})::float8 AS "rank"`;
 
 /** An owner row's rank in `documentId`'s list through `attribute` (null: none), the largest of its rows'. */
 export const largestRankOf = (attribute: string, documentId: string): SqlFragment =>

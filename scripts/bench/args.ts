@@ -1,5 +1,7 @@
 /** Command-line options of `npm run bench`. */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { defaultStrapiDir, strapiInstalled } from './strapi.ts';
 
 export interface BenchOptions {
   /** measure this server instead of starting and seeding Vellum */
@@ -9,8 +11,12 @@ export interface BenchOptions {
   duration: number;
   connections: number;
   warmup: number;
-  /** articles to seed (the issue's dataset has 1000) */
-  articles: number;
+  /** articles to seed, one run per size in order, each on fresh databases (the issue's dataset has 1000) */
+  articles: number[];
+  /** the reference Strapi's folder to measure side by side, or null (--no-strapi, or not set up there) */
+  strapi: string | null;
+  /** why Strapi is not measured, when `strapi` is null */
+  noStrapi?: string;
   json?: string;
   /** exit non-zero when a target is missed */
   strict: boolean;
@@ -21,15 +27,24 @@ export interface BenchOptions {
 
 export const USAGE = `usage: npm run bench -- [options]
 
-  (no --url)            start PostgreSQL and Vellum (examples/blog), seed the dataset, measure,
-                        and measure the ceiling (one hand-written SQL statement) on the same data
+  (no --url)            start PostgreSQL and Vellum (examples/blog), seed the dataset through REST,
+                        and measure right after seeding: every workload cold (RESPONSE_CACHE=false)
+                        and warm (cache on, a second Vellum on the same database), the mixed
+                        workload (90% reads over 200 URLs, 10% writes), and the ceiling (one
+                        hand-written SQL statement); then the reference Strapi, started, seeded and
+                        measured the same way, and the issue's targets evaluated from this run
   --url URL             measure a running server with the same API instead (no seeding);
                         seed it first, e.g. node ../shared/reference-strapi/seed.mjs URL 20 30 1000
   --token KEY           send Authorization: Bearer KEY (with --url)
   --ceiling-db PGURL    with --url: also run the ceiling on this (Vellum) database
   --duration N          seconds measured per workload (default 5), after a 1 s warm-up
   --connections N       concurrent connections (default 10)
-  --articles N          articles to seed (default 1000)
+  --articles N[,M…]     articles to seed (default 1000); a list (1000,100000) runs each size in turn
+                        on fresh databases and reports each workload's slowdown between them
+  --strapi DIR          the reference Strapi to measure beside Vellum (a folder with start.sh,
+                        stop.sh; default $VELLUM_BENCH_STRAPI, else ../shared/reference-strapi from
+                        the repository; used when DIR/app/node_modules/.bin/strapi exists)
+  --no-strapi           measure Vellum only (Vellum's own targets are still evaluated)
   --json FILE           also write the figures as JSON
   --strict              exit 1 when a target is missed (default: report only, exit 0)
 `;
@@ -53,6 +68,8 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
       duration: { type: 'string' },
       connections: { type: 'string' },
       articles: { type: 'string' },
+      strapi: { type: 'string' },
+      'no-strapi': { type: 'boolean', default: false },
       json: { type: 'string' },
       strict: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -61,14 +78,26 @@ export function parseBenchArgs(argv: string[]): BenchOptions {
   if (values.token && !values.url) throw new Error('--token only applies with --url');
   if (values['ceiling-db'] && !values.url)
     throw new Error('--ceiling-db only applies with --url (the default mode runs the ceiling on its own database)');
+  if (values.strapi && values['no-strapi']) throw new Error('--strapi and --no-strapi exclude each other');
+  const articles = (values.articles ?? '1000').split(',').map((n) => positiveInt('articles', n.trim(), 1000));
+  const dir = values.strapi ?? defaultStrapiDir();
+  const noStrapi = values['no-strapi']
+    ? '--no-strapi'
+    : values.url
+      ? 'with --url, only that server is measured'
+      : strapiInstalled(dir)
+        ? undefined
+        : `${dir} is not set up (no app/node_modules/.bin/strapi; run its setup.sh)`;
   return {
+    strapi: noStrapi ? null : path.resolve(dir),
+    noStrapi,
     url: values.url?.replace(/\/+$/, ''),
     token: values.token,
     ceilingDb: values['ceiling-db'],
     duration: positiveInt('duration', values.duration, 5),
     connections: positiveInt('connections', values.connections, 10),
     warmup: 1,
-    articles: positiveInt('articles', values.articles, 1000),
+    articles,
     json: values.json,
     strict: values.strict ?? false,
     help: values.help ?? false,

@@ -22,6 +22,21 @@ declare module 'autocannon' {
     body?: string;
     headers?: Record<string, string>;
     title?: string;
+    /** the requests each connection loops over; `setupRequest` may rewrite each before it is sent */
+    requests?: Array<{
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (req: RawRequest, context: Record<string, unknown>) => RawRequest;
+      onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+    }>;
+  }
+  interface RawRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Result {
     title?: string;

@@ -1,6 +1,6 @@
 /**
  * The ceiling, run as its own process (like Vellum, so both are measured the same way): a
- * bare node:http server that answers CEILING_PATH (`GET /api/articles?populate=*`) with the
+ * bare node:http server that answers CEILING_PATH (`GET /api/articles?populate=*&sort=title:asc`) with the
  * text of one SQL statement, and nothing else. No framework, no query parsing, no JSON in JavaScript.
  * Env: DATABASE_URL, PORT, HOST; DATABASE_POOL_MAX as Vellum's (default 10).
  */

@@ -1,6 +1,6 @@
 /**
- * The ceiling's one statement: `GET /api/articles?populate=*` (the first 25 published `en`
- * articles, each with author, tags, cover, gallery, seo, blocks and localizations one level
+ * The ceiling's one statement: `GET /api/articles?populate=*&sort=title:asc` (the first 25 published
+ * `en` articles by title, each with author, tags, cover, gallery, seo, blocks and localizations one level
  * deep, plus `meta.pagination`) built entirely in PostgreSQL as JSON text. It is written by
  * hand for the blog schema (every field listed, no registry, no query parsing), so it is
  * what a request costs when nothing but the database works: no server can do much better.
@@ -8,6 +8,8 @@
  */
 
 const PAGE_SIZE = 25;
+/** `sort=title:asc`, ties by age, as Vellum orders a page. */
+const BY_TITLE = (alias: string): string => `${alias}.data ->> 'title', ${alias}.id`;
 const LOCALE = 'en';
 
 /** Timestamps as the API prints them: ISO 8601, milliseconds, UTC. */
@@ -102,7 +104,8 @@ export function ceilingSql(): string {
     `'pageCount', ceil(n / ${PAGE_SIZE}.0)::int, 'total', n)`;
   return `WITH page AS MATERIALIZED (
   SELECT a.id, a.document_id, a.locale, a.created_at, a.updated_at, a.published_at, a.data || '{}'::jsonb AS data
-  FROM (SELECT * FROM articles a WHERE ${published('a')} AND a.locale = '${LOCALE}' ORDER BY a.id LIMIT ${PAGE_SIZE}) a
+  FROM (SELECT * FROM articles a WHERE ${published('a')} AND a.locale = '${LOCALE}'
+    ORDER BY ${BY_TITLE('a')} LIMIT ${PAGE_SIZE}) a
 ), authors_docs AS MATERIALIZED (
   SELECT DISTINCT ON (u.document_id) u.document_id AS ref, ${doc('u', AUTHOR)} AS doc FROM authors u
   WHERE ${published('u')} AND u.document_id IN (${refs('author')}) ORDER BY u.document_id, u.id
@@ -125,7 +128,7 @@ SELECT json_build_object(
     'blocks', ${blocks(`p.data -> 'blocks'`)},
     'localizations', coalesce((SELECT json_agg(${doc('l', ARTICLE, true)} ORDER BY l.id) FROM articles l
       WHERE l.document_id = p.document_id AND ${published('l')} AND l.locale IS DISTINCT FROM p.locale), '[]'::json)
-  ) ORDER BY p.id) FROM page p), '[]'::json),
+  ) ORDER BY ${BY_TITLE('p')}) FROM page p), '[]'::json),
   'meta', (SELECT json_build_object('pagination', ${pagination}) FROM total)
 )::text AS body`;
 }

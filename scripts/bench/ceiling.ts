@@ -4,8 +4,8 @@ import { ROOT } from '../root.ts';
 import type { Cleanup } from './cleanup.ts';
 import { startChildServer, type ChildServer } from './child.ts';
 
-/** The path the ceiling answers, the same request as the `list-populate` workload. */
-export const CEILING_PATH = '/api/articles?populate=*';
+/** The path the ceiling answers, the same request as the `list-populate` workload (sorted as a frontend sorts). */
+export const CEILING_PATH = '/api/articles?populate=*&sort=title:asc';
 
 export function startCeiling(databaseUrl: string, cleanup: Cleanup): Promise<ChildServer> {
   return startChildServer(

@@ -42,6 +42,8 @@ export async function createCpuSampler(serverPid: number, databaseUrl: string): 
   if (process.platform !== 'linux') return null;
   const hz = ticksPerSecond();
   const client = new pg.Client({ connectionString: databaseUrl });
+  // a server stopped before the sampler is closed ends this connection: not an error worth a crash
+  client.on('error', () => {});
   await client.connect();
   // the server's pool connections: backends of this database other than the sampler's own
   const backends = async (): Promise<number[]> =>

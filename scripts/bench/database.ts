@@ -1,5 +1,4 @@
 /** The bench's PostgreSQL: the same server the test suite uses, and a fresh database on it. */
-import pg from 'pg';
 import { startTestServer } from '../../database/test-server.ts';
 import { createTestDatabase } from '../../database/test-database.ts';
 import type { Cleanup } from './cleanup.ts';
@@ -22,20 +21,4 @@ export async function startBenchDatabase(cleanup: Cleanup, quiet: () => boolean 
   const db = await createTestDatabase(server.adminUrl);
   cleanup.add(`drop database ${db.name}`, () => db.drop());
   return { url: db.url, kind: server.kind };
-}
-
-/**
- * Vacuum and refresh the planner's statistics after seeding. Autovacuum would do both at some
- * point, possibly in the middle of a workload, switching plans (seq scan + sort to an index
- * scan on `articles`, heap fetches to index-only counts) under the measurement; a database in
- * use has been vacuumed and analysed anyway.
- */
-export async function analyzeDatabase(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('VACUUM ANALYZE');
-  } finally {
-    await client.end();
-  }
 }

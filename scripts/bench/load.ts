@@ -90,19 +90,36 @@ const run = (url: string, seconds: number, o: LoadOptions, post?: PostRequest): 
     ...(post ? { method: 'POST', body: post.body } : {}),
   });
 
+/** Requests per workload that prime a freshly started server before anything is measured on it. */
+export const PRIME_REQUESTS = 200;
+
+/**
+ * Send PRIME_REQUESTS of one request, unmeasured: a server started after seeding has compiled
+ * none of its read paths yet, and a 1 s warm-up alone would leave the first workloads measuring the JIT.
+ */
+export async function prime(url: string, o: LoadOptions, post?: PostRequest): Promise<void> {
+  await autocannon({
+    url,
+    amount: PRIME_REQUESTS,
+    connections: o.connections,
+    headers: postHeaders(o.headers, post),
+    timeout: 30,
+    ...(post ? { method: 'POST', body: post.body } : {}),
+  });
+}
+
 /**
  * Warm up (JIT, pool connections, caches) for `o.warmup` s, discard that, then measure for
  * `o.duration` s, sampling CPU over the measured part only.
  */
-export async function measure(
-  url: string,
+export async function measureRuns(
+  run: (seconds: number) => Promise<Result>,
   o: LoadOptions,
   cpu?: CpuSampler | null,
-  post?: PostRequest,
 ): Promise<Measurement> {
-  if (o.warmup > 0) await run(url, o.warmup, o, post);
+  if (o.warmup > 0) await run(o.warmup);
   await cpu?.start();
-  const r = await run(url, o.duration, o, post);
+  const r = await run(o.duration);
   const cost = cpu ? await cpu.stop(r.requests.total) : null;
   return {
     rps: r.requests.average,
@@ -115,3 +132,11 @@ export async function measure(
     cpu: cost,
   };
 }
+
+/** `measureRuns` of one request, a GET of `url` or a POST of `post`. */
+export const measure = (
+  url: string,
+  o: LoadOptions,
+  cpu?: CpuSampler | null,
+  post?: PostRequest,
+): Promise<Measurement> => measureRuns((seconds) => run(url, seconds, o, post), o, cpu);

@@ -34,8 +34,8 @@ export async function openObserver(appDir: string, databaseUrl: string, cleanup:
     appDir,
     databaseUrl,
     // the environment the child inherited: with a configured API_TOKEN_SALT, keys made here must
-    // hash as the child hashes them
-    env: { ...process.env, VELLUM_DEMO_CONTENT: 'false' },
+    // hash as the child hashes them; no response cache, or a repeated request would cost no statement
+    env: { ...process.env, VELLUM_DEMO_CONTENT: 'false', RESPONSE_CACHE: 'false' },
     logger: pino({ level: 'silent' }),
     onQuery: () => void count++,
   });

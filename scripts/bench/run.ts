@@ -1,57 +1,68 @@
 /**
- * `npm run bench`: seed the blog dataset into a fresh Vellum, load-test the issue's fixed
- * workloads with autocannon, and measure the ceiling (one hand-written SQL statement) on the
- * same data; or, with --url, the same workloads against any server with the same API.
- * Seeding sends a full-access API token; the workloads and the ceiling are public requests.
- * Progress goes to stderr, the report to stdout. See USAGE in args.ts.
+ * `npm run bench`: for each dataset size, seed the blog dataset into a fresh Vellum through its
+ * REST API and measure right after seeding (nothing in between): every workload cold (a Vellum
+ * with RESPONSE_CACHE=false) and warm (a second Vellum, cache on, on the same database), the
+ * mixed workload, and the ceiling (one hand-written SQL statement) on the same data; then start,
+ * seed and measure the reference Strapi the same way, and evaluate the issues' targets from this
+ * run. With --url, the same workloads against any server with the same API. Seeding and the
+ * mixed workload's writes send a full-access API token; reads are public requests. Progress goes
+ * to stderr, the report to stdout. See USAGE in args.ts.
  */
 import os from 'node:os';
 import { writeFile } from 'node:fs/promises';
 import { parseBenchArgs, USAGE, type BenchOptions } from './args.ts';
 import { cleanUpOnSignals, createCleanup, type Cleanup } from './cleanup.ts';
-import { analyzeDatabase, startBenchDatabase } from './database.ts';
+import { startBenchDatabase } from './database.ts';
 import { startVellum } from './server.ts';
-import { createApi } from './http.ts';
-import { openObserver, type Observer } from './observer.ts';
-import { DEFAULT_COUNTS, seedBlog, type SeedResult } from './seed.ts';
-import { discoverTargets, type Targets } from './discover.ts';
-import { buildWorkloads } from './workloads.ts';
-import { GRAPHQL_FLAT_BODY, GRAPHQL_PATH } from './graphql-list.ts';
-import { STRAPI_RPS } from './targets.ts';
+import { createApi, type Api } from './http.ts';
+import { openObserver } from './observer.ts';
+import { DEFAULT_COUNTS, PROGRESS_EVERY, seedBlog, type SeedResult } from './seed.ts';
+import { discoverTargets } from './discover.ts';
+import { buildWorkloads, type Workload } from './workloads.ts';
 import { CEILING_PATH, startCeiling } from './ceiling.ts';
 import { compareAnswers } from './compare.ts';
-import { firstAnswer, measure, type LoadOptions } from './load.ts';
+import { firstAnswer, measure, prime, PRIME_REQUESTS, type LoadOptions } from './load.ts';
 import { createCpuSampler, type CpuSampler } from './cpu.ts';
-import { evaluate, formatReport, type CeilingResult, type WorkloadResult } from './report.ts';
+import { measureMixed, mixedSequence, type MixedMeasurement } from './mixed.ts';
+import { startStrapi } from './strapi.ts';
+import {
+  evaluate,
+  formatChecks,
+  formatRun,
+  scaling,
+  type CeilingResult,
+  type Check,
+  type Side,
+  type SizeRun,
+  type WorkloadResult,
+} from './report.ts';
 
 const progress = (message: string): void => void process.stderr.write(`bench: ${message}\n`);
 const since = (t: number): string => `${((performance.now() - t) / 1000).toFixed(1)} s`;
 
-interface Subject {
-  /** who is measured, for the header */
-  label: string;
+/** A server measured here: where it answers, and what the CPU sampler and error messages need. */
+interface Server {
   url: string;
-  seed?: SeedResult;
-  /** a Vellum database the ceiling can run on */
-  databaseUrl?: string;
-  /** an in-process instance beside a Vellum started here (statements are counted on it) */
-  observer?: Observer;
-  /** the last lines the server process wrote, when it is our child */
-  output?: () => string;
-  /** the server process, when it is our child (its CPU is sampled) */
   pid?: number;
+  databaseUrl?: string;
+  output?: () => string;
+  sampler?: Promise<CpuSampler | null>;
 }
 
-/** A CPU sampler for a child server on a database we know, closed by `cleanup`; null otherwise. */
-async function sampler(
-  pid: number | undefined,
-  databaseUrl: string | undefined,
-  cleanup: Cleanup,
-): Promise<CpuSampler | null> {
-  if (!pid || !databaseUrl) return null;
-  const s = await createCpuSampler(pid, databaseUrl).catch(() => null);
-  if (s) cleanup.add('close the CPU sampler', () => s.close());
-  return s;
+/**
+ * The CPU sampler of a child server on a database we know, made on first use and kept on the
+ * server (one database connection each, closed by `cleanup`); null when it cannot be sampled.
+ */
+async function sampler(server: Server, cleanup: Cleanup): Promise<CpuSampler | null> {
+  if (!server.pid || !server.databaseUrl) return null;
+  server.sampler ??= createCpuSampler(server.pid, server.databaseUrl).then(
+    (s) => {
+      if (s) cleanup.add('close the CPU sampler', () => s.close());
+      return s;
+    },
+    () => null,
+  );
+  return server.sampler;
 }
 
 /** The message of the last error the server logged (pino JSON), to say why a workload fails. */
@@ -70,108 +81,223 @@ function lastLoggedError(output: string): string | undefined {
   return undefined;
 }
 
-/** Default mode: PostgreSQL, Vellum in a child process, the dataset through the REST API. */
-async function startSeededVellum(options: BenchOptions, cleanup: Cleanup, quiet: () => boolean): Promise<Subject> {
+/** A mixed run whose first failure was a 5xx, with the error the server logged. */
+function explained(m: MixedMeasurement, server: Server): MixedMeasurement {
+  const logged = m.firstFailure?.startsWith('5') && server.output ? lastLoggedError(server.output()) : undefined;
+  return logged ? { ...m, firstFailure: `${m.firstFailure}\n    server log: ${logged}` } : m;
+}
+
+/** One workload on one server: its first answer (failures explained), then the load. */
+async function measureSide(
+  label: string,
+  server: Server,
+  w: Workload,
+  load: LoadOptions,
+  cleanup: Cleanup,
+): Promise<Side> {
+  progress(`measuring ${w.name} (${label})…`);
+  const post = w.body === undefined ? undefined : { body: w.body, expectRows: w.expectRows };
+  const first = await firstAnswer(server.url + w.path, load.headers, post);
+  if (first.status >= 300 || first.error) {
+    progress(`!!! ${w.name} (${label}) answers ${first.status}: ${first.error?.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 100)); // let the child's log line arrive
+    const logged = first.status >= 500 && server.output ? lastLoggedError(server.output()) : undefined;
+    if (logged) first.error = `${first.error}\n    server log: ${logged}`;
+  }
+  const cpu = await sampler(server, cleanup);
+  return { first, measured: await measure(server.url + w.path, load, cpu, post) };
+}
+
+const seedProgress = (who: string) => (done: number, seconds: number) => {
+  const block = done % PROGRESS_EVERY || PROGRESS_EVERY;
+  progress(`${who}: ${done} articles (last ${block} at ${(block / seconds).toFixed(1)}/s)`);
+};
+
+/** Seed `articles` through `api`; a server that died while seeding explains itself in its own output. */
+async function seed(who: string, api: Api, articles: number, server: Pick<Server, 'output'>): Promise<SeedResult> {
+  const t = performance.now();
+  progress(`seeding ${articles} articles into ${who} through REST with a full-access token…`);
+  const result = await seedBlog(api, { ...DEFAULT_COUNTS, articles }, 42, seedProgress(who)).catch((err: Error) => {
+    throw new Error(`${err.message}\n--- ${who}'s last output:\n${server.output?.() || '(none)'}`, { cause: err });
+  });
+  progress(`${who} seeded in ${since(t)} (${result.requests} requests); measuring right away`);
+  return result;
+}
+
+async function measureCeiling(vellum: Server, load: LoadOptions, cleanup: Cleanup): Promise<CeilingResult> {
+  const ceiling = await startCeiling(vellum.databaseUrl!, cleanup);
+  const comparison = await compareAnswers(vellum.url, ceiling.url, CEILING_PATH, load.headers);
+  progress(`ceiling vs Vellum on ${CEILING_PATH}: ${comparison.equal ? 'same answer' : 'DIFFERENT answers'}`);
+  progress('measuring ceiling…');
+  const first = await firstAnswer(ceiling.url + CEILING_PATH, {});
+  const cpu = await sampler({ ...ceiling, databaseUrl: vellum.databaseUrl }, cleanup);
+  return { first, measured: await measure(ceiling.url + CEILING_PATH, { ...load, headers: {} }, cpu), comparison };
+}
+
+/**
+ * Vellum at one size: a fresh database, the cold server (seeded through), the warm one and the
+ * flat-shape one on the same database, each workload on each, the ceiling, the mixed workload
+ * (last: its writes change the data).
+ */
+async function runVellum(articles: number, load: LoadOptions, cleanup: Cleanup, quiet: () => boolean) {
   let t = performance.now();
   const db = await startBenchDatabase(cleanup, quiet);
   progress(`PostgreSQL (${db.kind}) ready in ${since(t)}`);
   t = performance.now();
-  const vellum = await startVellum(db.url, cleanup);
-  const observer = await openObserver(vellum.appDir, db.url, cleanup);
-  progress(
-    `Vellum (pid ${vellum.pid}) serving ${vellum.url} in ${since(t)}; ` +
-      `seeding ${options.articles} articles with a full-access token…`,
-  );
-  const token = await observer.createToken('bench seeding');
-  const seed = await seedBlog(createApi(vellum.url, token), { ...DEFAULT_COUNTS, articles: options.articles }).catch(
-    (err: Error) => {
-      // a server that died while seeding explains itself in its own output
-      throw new Error(`${err.message}\n--- Vellum's last output:\n${vellum.output() || '(none)'}`, { cause: err });
-    },
-  );
-  await analyzeDatabase(db.url);
-  progress(`seeded in ${seed.seconds.toFixed(1)} s (${seed.requests} requests), then ANALYZE`);
-  return {
-    label: `Vellum (examples/blog, child process) on PostgreSQL (${db.kind})`,
-    url: vellum.url,
-    seed,
+  const cold = { ...(await startVellum(db.url, cleanup, { RESPONSE_CACHE: 'false' })), databaseUrl: db.url };
+  const observer = await openObserver(cold.appDir, db.url, cleanup);
+  progress(`Vellum, cache off (pid ${cold.pid}), serving ${cold.url} in ${since(t)}`);
+  const token = await observer.createToken('bench');
+  const seeded = await seed('Vellum', createApi(cold.url, token), articles, cold);
+  // started once the data is there, as a server that has run for a while would be
+  const warm = { ...(await startVellum(db.url, cleanup)), databaseUrl: db.url };
+  const flat = {
+    ...(await startVellum(db.url, cleanup, { GRAPHQL_SHAPE: 'flat', RESPONSE_CACHE: 'false' })),
     databaseUrl: db.url,
-    observer,
-    output: vellum.output,
-    pid: vellum.pid,
   };
+  progress(`Vellum, cache on (pid ${warm.pid}), and with the flat GraphQL shape (pid ${flat.pid})`);
+  const targets = await discoverTargets(createApi(cold.url));
+  const workloads = buildWorkloads(targets);
+  const statements = await observer
+    .countStatements(workloads.filter((w) => !w.shape))
+    .catch((err: Error): Array<number | null> => {
+      progress(`could not count statements: ${err.message}`);
+      return [];
+    });
+  progress(`priming the three servers (${PRIME_REQUESTS} unmeasured requests of each workload)…`);
+  for (const w of workloads) {
+    const post = w.body === undefined ? undefined : { body: w.body };
+    for (const server of w.shape ? [flat] : [cold, warm]) await prime(server.url + w.path, load, post);
+  }
+  const results: WorkloadResult[] = [];
+  for (const [i, w] of workloads.entries()) {
+    const entity = !w.shape;
+    const coldSide = await measureSide('cold', entity ? cold : flat, w, load, cleanup);
+    results.push({
+      ...w,
+      cold: { ...coldSide, statements: entity ? statements[i] : undefined },
+      // the flat shape is measured cold only: the cache is the same code whatever the shape
+      warm: entity ? await measureSide('warm', warm, w, load, cleanup) : undefined,
+    });
+  }
+  const ceiling = await measureCeiling(cold, load, cleanup);
+  const sequence = mixedSequence(targets);
+  progress('measuring the mixed workload (warm, then cold)…');
+  const mixedWarm = explained(await measureMixed(warm.url, sequence, token, load, await sampler(warm, cleanup)), warm);
+  const mixedCold = explained(await measureMixed(cold.url, sequence, token, load, await sampler(cold, cleanup)), cold);
+  return { seeded, targets, results, ceiling, mixed: { warm: mixedWarm, cold: mixedCold } };
 }
 
-/**
- * `graphql-list-flat`: a second Vellum on the same database, the blog with `GRAPHQL_SHAPE=flat`
- * (Strapi 5's schema), asked for the same documents and fields as `graphql-list` (default mode only).
- */
-async function measureFlat(
-  subject: Subject,
-  load: LoadOptions,
-  cleanup: Cleanup,
-  targets: Targets,
-): Promise<WorkloadResult | undefined> {
-  if (!subject.databaseUrl) return undefined;
-  const server = await startVellum(subject.databaseUrl, cleanup, { GRAPHQL_SHAPE: 'flat' });
-  progress(`Vellum with the flat shape (pid ${server.pid}) serving ${server.url}; measuring graphql-list-flat…`);
-  const post = { body: GRAPHQL_FLAT_BODY, expectRows: Math.min(25, targets.articles) };
-  const first = await firstAnswer(server.url + GRAPHQL_PATH, load.headers, post);
-  if (first.error) progress(`!!! graphql-list-flat answers ${first.status}: ${first.error.slice(0, 300)}`);
-  // a fresh process, where the entity shape's server has served every workload before: one unmeasured pass first
-  await measure(server.url + GRAPHQL_PATH, load, null, post);
-  const cpu = await sampler(server.pid, subject.databaseUrl, cleanup);
-  return {
-    name: 'graphql-list-flat',
-    path: GRAPHQL_PATH,
-    body: GRAPHQL_FLAT_BODY,
-    about: "the same 25 articles and fields in Strapi 5's flat shape",
-    strapi: STRAPI_RPS['graphql-list-flat'],
-    first,
-    measured: await measure(server.url + GRAPHQL_PATH, load, cpu, post),
-  };
-}
-
-async function measureCeiling(
-  subject: Subject,
-  load: LoadOptions,
-  cleanup: Cleanup,
-): Promise<CeilingResult | undefined> {
-  if (!subject.databaseUrl) return undefined;
-  const ceiling = await startCeiling(subject.databaseUrl, cleanup);
-  const comparison = await compareAnswers(subject.url, ceiling.url, CEILING_PATH, load.headers);
-  progress(
-    `ceiling (pid ${ceiling.pid}) vs Vellum on ${CEILING_PATH}: ` +
-      (comparison.equal ? 'same answer' : 'DIFFERENT answers'),
+/** The reference Strapi at one size: started fresh, seeded the same way, the REST workloads, flat GraphQL, mixed. */
+async function runStrapi(dir: string, articles: number, load: LoadOptions, cleanup: Cleanup) {
+  const t = performance.now();
+  const strapi = await startStrapi(dir, cleanup);
+  progress(`reference Strapi (pid ${strapi.pid ?? '?'}) serving ${strapi.url} in ${since(t)}`);
+  const seeded = await seed('Strapi', createApi(strapi.url, strapi.token), articles, {});
+  const targets = await discoverTargets(createApi(strapi.url));
+  const sides = new Map<string, Side>();
+  // Strapi 5's GraphQL is the flat shape: graphql-list (entity shape) has no Strapi counterpart
+  const workloads = buildWorkloads(targets).filter((x) => x.rest || x.shape === 'flat');
+  // primed as Vellum's servers are, except GraphQL: at Strapi's few req/s, 200 of them take a minute
+  for (const w of workloads.filter((x) => x.rest)) await prime(strapi.url + w.path, load);
+  for (const w of workloads) sides.set(w.name, await measureSide('Strapi', strapi, w, load, cleanup));
+  progress('measuring the mixed workload (Strapi)…');
+  const mixed = await measureMixed(
+    strapi.url,
+    mixedSequence(targets),
+    strapi.token,
+    load,
+    await sampler(strapi, cleanup),
   );
-  progress('measuring ceiling…');
-  const first = await firstAnswer(ceiling.url + CEILING_PATH, {});
-  const cpu = await sampler(ceiling.pid, subject.databaseUrl, cleanup);
-  return { first, measured: await measure(ceiling.url + CEILING_PATH, { ...load, headers: {} }, cpu), comparison };
+  // stop.sh runs with the cleanup, after the samplers' connections to its database are closed
+  return { seeded, sides, mixed };
 }
 
-function header(options: BenchOptions, subject: Subject, targets: Targets): string {
-  const lines = [
+/** One size, Vellum then Strapi (never both at once: they would share the CPU), each cleaned up before the next. */
+async function runSize(
+  articles: number,
+  options: BenchOptions,
+  load: LoadOptions,
+  cleanup: Cleanup,
+  quiet: () => boolean,
+): Promise<SizeRun> {
+  const local = createCleanup();
+  cleanup.add(`what the ${articles}-article run started`, () => local.run());
+  let vellum: Awaited<ReturnType<typeof runVellum>>;
+  try {
+    vellum = await runVellum(articles, load, local, quiet);
+  } finally {
+    await local.run();
+  }
+  const run: SizeRun = {
+    articles,
+    seed: vellum.seeded,
+    targets: vellum.targets,
+    workloads: vellum.results,
+    ceiling: vellum.ceiling,
+    mixed: vellum.mixed,
+    noStrapi: options.noStrapi,
+  };
+  if (options.strapi) {
+    const strapiCleanup = createCleanup();
+    cleanup.add(`the ${articles}-article Strapi run`, () => strapiCleanup.run());
+    try {
+      const s = await runStrapi(options.strapi, articles, load, strapiCleanup);
+      run.strapiSeed = s.seeded;
+      run.mixed.strapi = s.mixed;
+      for (const w of run.workloads) w.strapi = s.sides.get(w.name);
+    } finally {
+      await strapiCleanup.run();
+    }
+  }
+  return run;
+}
+
+/** --url: the workloads once against that server (shown as "cold"), no seeding, no Strapi. */
+async function runExternal(options: BenchOptions, load: LoadOptions, cleanup: Cleanup): Promise<SizeRun> {
+  const server: Server = { url: options.url! };
+  const targets = await discoverTargets(createApi(server.url, options.token));
+  const workloads: WorkloadResult[] = [];
+  for (const w of buildWorkloads(targets))
+    workloads.push({ ...w, cold: await measureSide('cold', server, w, load, cleanup) });
+  const ceiling = options.ceilingDb
+    ? await measureCeiling({ ...server, databaseUrl: options.ceilingDb }, load, cleanup)
+    : undefined;
+  const mixed = options.token
+    ? { cold: await measureMixed(server.url, mixedSequence(targets), options.token, load) }
+    : {};
+  return { articles: targets.articles, targets, workloads, ceiling, mixed, noStrapi: options.noStrapi };
+}
+
+function header(options: BenchOptions): string {
+  return [
     `Vellum bench, ${new Date().toISOString()}: node ${process.version}, ${os.cpus().length} CPUs, ` +
       `${options.duration} s x ${options.connections} connections per workload after a ${options.warmup} s warm-up`,
-    `server: ${subject.label} at ${subject.url}`,
-  ];
-  const s = subject.seed;
-  if (s)
-    lines.push(
-      `dataset: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ` +
-        `${s.counts.articles} articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), ` +
-        `seeded in ${s.seconds.toFixed(1)} s (${s.requests} requests, with a full-access API token)`,
-    );
-  const audience = options.token
-    ? 'with the --token key'
-    : 'public (no Authorization header), as a frontend sends them';
-  lines.push(`requests: ${audience}`);
-  lines.push(
-    `found: ${targets.articles} published articles; findOne ${targets.documentId}; ` +
-      `tags ${targets.tags.join(' + ')}; views >= ${targets.viewsGte}`,
-  );
-  return lines.join('\n');
+    options.url
+      ? `server: ${options.url} (--url), requests ${options.token ? 'with the --token key' : 'public'}`
+      : 'servers: Vellum (examples/blog, child processes on one PostgreSQL database: cold = RESPONSE_CACHE=false, ' +
+        'warm = cache on, flat = GRAPHQL_SHAPE=flat cache off)' +
+        (options.strapi ? `; reference Strapi from ${options.strapi}` : ''),
+    'reads are public (no Authorization header), as a frontend sends them; measured right after seeding',
+  ].join('\n');
+}
+
+function dataset(run: SizeRun): string {
+  const line = (who: string, s?: SeedResult): string =>
+    s
+      ? `${who}: ${s.counts.media} files, ${s.counts.tags} tags, ${s.counts.authors} authors, ${s.counts.articles} ` +
+        `articles (${s.counts.drafts} drafts, ${s.counts.localizations} fr), seeded through REST in ` +
+        `${s.seconds.toFixed(1)} s (${s.requests} requests, ${(s.counts.articles / s.seconds).toFixed(1)} articles/s)`
+      : '';
+  const t = run.targets;
+  return [
+    line('Vellum', run.seed),
+    line('Strapi', run.strapiSeed),
+    `found: ${t.articles} published articles; findOne ${t.documentId}; tags ${t.tags.join(' + ')}; ` +
+      `views >= ${t.viewsGte}; publishDate < ${t.dateLt}; category ${t.categories[0]}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 async function main(): Promise<number> {
@@ -189,55 +315,27 @@ async function main(): Promise<number> {
   const cleanup = createCleanup();
   const { interrupted } = cleanUpOnSignals(cleanup);
   const started = performance.now();
-  let subject: Subject | undefined;
+  const load: LoadOptions = {
+    duration: options.duration,
+    connections: options.connections,
+    warmup: options.warmup,
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+  };
+  if (options.noStrapi && !options.url) progress(`Strapi not measured: ${options.noStrapi}`);
   try {
-    subject = options.url
-      ? { label: 'external server', url: options.url, databaseUrl: options.ceilingDb }
-      : await startSeededVellum(options, cleanup, interrupted);
-    // what every measured request sends: the --token key with --url; nothing for a Vellum
-    // started here, whose requests are public as a frontend's are (the blog's Public role reads
-    // articles, authors, tags, files)
-    const api = createApi(subject.url, options.token);
-    const targets = await discoverTargets(api);
-    const workloads = buildWorkloads(targets);
-    const load: LoadOptions = {
-      duration: options.duration,
-      connections: options.connections,
-      warmup: options.warmup,
-      headers: api.headers,
-    };
-
-    const statements = subject.observer
-      ? await subject.observer.countStatements(workloads).catch((err: Error) => {
-          progress(`could not count statements: ${err.message}`);
-          return [];
-        })
-      : [];
-    const cpu = await sampler(subject.pid, subject.databaseUrl, cleanup);
-    const results: WorkloadResult[] = [];
-    for (const [i, w] of workloads.entries()) {
-      progress(`measuring ${w.name}…`);
-      const post = w.body === undefined ? undefined : { body: w.body, expectRows: w.expectRows };
-      const first = await firstAnswer(subject.url + w.path, api.headers, post);
-      if (first.status >= 300 || first.error) {
-        progress(`!!! ${w.name} answers ${first.status}: ${first.error?.slice(0, 300)}`);
-        await new Promise((r) => setTimeout(r, 100)); // let the child's log line arrive
-        const logged = first.status >= 500 && subject.output ? lastLoggedError(subject.output()) : undefined;
-        if (logged) first.error = `${first.error}\n    server log: ${logged}`;
-      }
-      results.push({
-        ...w,
-        first,
-        measured: await measure(subject.url + w.path, load, cpu, post),
-        statements: statements[i],
-      });
+    const runs: Array<SizeRun & { checks: Check[] }> = [];
+    const sizes = options.url ? [0] : options.articles;
+    for (const articles of sizes) {
+      const run = options.url
+        ? await runExternal(options, load, cleanup)
+        : await runSize(articles, options, load, cleanup, interrupted);
+      runs.push({ ...run, checks: evaluate(run) });
     }
-    const flat = await measureFlat(subject, load, cleanup, targets);
-    if (flat) results.push(flat);
-    const ceiling = await measureCeiling(subject, load, cleanup);
-    const checks = evaluate(results, ceiling);
-
-    process.stdout.write(`\n${header(options, subject, targets)}\n\n${formatReport(results, ceiling, checks)}\n`);
+    const out = [header(options), ''];
+    for (const run of runs) out.push(dataset(run), '', formatRun(run, run.checks), '');
+    const scale = runs.length > 1 ? scaling(runs) : undefined;
+    if (scale) out.push(scale.text, '', 'targets:', ...formatChecks(scale.checks), '');
+    process.stdout.write(`\n${out.join('\n')}`);
     progress(`done in ${since(started)}`);
     if (options.json) {
       const json = {
@@ -245,26 +343,17 @@ async function main(): Promise<number> {
         node: process.version,
         cpus: os.cpus().length,
         options: { ...options, token: options.token ? '***' : undefined },
-        server: subject.label,
-        url: subject.url,
-        seed: subject.seed,
-        targets,
-        results,
-        ceiling,
-        checks,
+        runs,
+        scaling: scale?.checks,
       };
       await writeFile(options.json, `${JSON.stringify(json, null, 2)}\n`);
       progress(`figures written to ${options.json}`);
     }
-    return options.strict && checks.some((c) => !c.pass) ? 1 : 0;
+    const all = [...runs.flatMap((r) => r.checks), ...(scale?.checks ?? [])];
+    return options.strict && all.some((c) => !c.pass) ? 1 : 0;
   } catch (err) {
     // after Ctrl-C, what failed failed because its processes were stopped
-    if (!interrupted()) {
-      process.stderr.write(`bench: ${(err as Error)?.stack ?? String(err)}\n`);
-      // a server that died under load explains itself in its own output
-      const output = subject?.output?.();
-      if (output) process.stderr.write(`--- the server's last output:\n${output}\n`);
-    }
+    if (!interrupted()) process.stderr.write(`bench: ${(err as Error)?.stack ?? String(err)}\n`);
     return 1;
   } finally {
     await cleanup.run();

@@ -33,8 +33,22 @@ const FR_EVERY = 20;
 
 type Created = { data: { id: number; documentId: string } };
 
-/** Create files, tags, authors, articles (with drafts and `fr` localizations) and the global single type. */
-export async function seedBlog(api: Api, counts: SeedCounts = DEFAULT_COUNTS, seed = 42): Promise<SeedResult> {
+/** Articles per progress report: the rate per block shows whether a create gets slower as tables grow. */
+export const PROGRESS_EVERY = 1000;
+
+/** Called after every PROGRESS_EVERY articles (and the last one): how many so far, and the seconds the block took. */
+export type SeedProgress = (done: number, blockSeconds: number) => void;
+
+/**
+ * Create files, tags, authors, articles (with drafts and `fr` localizations) and the global single
+ * type; `onProgress` hears about every block of articles.
+ */
+export async function seedBlog(
+  api: Api,
+  counts: SeedCounts = DEFAULT_COUNTS,
+  seed = 42,
+  onProgress?: SeedProgress,
+): Promise<SeedResult> {
   const started = performance.now();
   const ds = createDataset(createRandom(seed));
   let requests = 0;
@@ -43,25 +57,32 @@ export async function seedBlog(api: Api, counts: SeedCounts = DEFAULT_COUNTS, se
     return p;
   };
 
-  const mediaIds = await mapLimit(
-    Array.from({ length: counts.media }, (_, m) => m),
-    CONCURRENCY,
-    async (m) => {
-      const [w, h] = MEDIA_SIZES[m % MEDIA_SIZES.length];
-      const form = new FormData();
-      form.append(
-        'files',
-        new Blob([new Uint8Array(await makePng(w, h, m + 1))], { type: 'image/png' }),
-        `bench-image-${m + 1}.png`,
-      );
-      form.append(
-        'fileInfo',
-        JSON.stringify({ alternativeText: `Generated image ${m + 1}`, caption: `Bench image ${m + 1} (${w}x${h})` }),
-      );
-      const files = await call(api.form<Array<{ id: number }>>('/api/upload', form));
-      return files[0].id;
-    },
-  );
+  const upload = async (m: number): Promise<number> => {
+    const [w, h] = MEDIA_SIZES[m % MEDIA_SIZES.length];
+    const form = new FormData();
+    form.append(
+      'files',
+      new Blob([new Uint8Array(await makePng(w, h, m + 1))], { type: 'image/png' }),
+      `bench-image-${m + 1}.png`,
+    );
+    form.append(
+      'fileInfo',
+      JSON.stringify({ alternativeText: `Generated image ${m + 1}`, caption: `Bench image ${m + 1} (${w}x${h})` }),
+    );
+    const files = await call(api.form<Array<{ id: number }>>('/api/upload', form));
+    return files[0].id;
+  };
+  // the first upload alone: Strapi creates its uploads folder on the first one, and concurrent
+  // first uploads race to create it (a unique violation, answered 500)
+  const first = counts.media > 0 ? [await upload(0)] : [];
+  const mediaIds = [
+    ...first,
+    ...(await mapLimit(
+      Array.from({ length: Math.max(0, counts.media - 1) }, (_, m) => m + 1),
+      CONCURRENCY,
+      upload,
+    )),
+  ];
 
   const tagIds = await mapLimit(
     Array.from({ length: counts.tags }, (_, t) => ds.tagName(t)),
@@ -85,6 +106,8 @@ export async function seedBlog(api: Api, counts: SeedCounts = DEFAULT_COUNTS, se
       i % FR_EVERY === 1 % FR_EVERY ? ds.frenchArticle(i, data.title as string, quote?.person as string) : null;
     return { data, fr, draft: i % DRAFT_EVERY === 0 };
   });
+  let done = 0;
+  let block = performance.now();
   await mapLimit(articles, CONCURRENCY, async ({ data, fr, draft }) => {
     const status = draft ? '?status=draft' : '';
     const created = await call(api.json<Created>('POST', `/api/articles${status}`, { data }));
@@ -94,6 +117,10 @@ export async function seedBlog(api: Api, counts: SeedCounts = DEFAULT_COUNTS, se
           data: fr,
         }),
       );
+    if (++done % PROGRESS_EVERY === 0 || done === articles.length) {
+      onProgress?.(done, (performance.now() - block) / 1000);
+      block = performance.now();
+    }
   });
 
   await call(
