@@ -176,3 +176,54 @@ describe('response cache: REST', () => {
     expect(me2.headers.get('x-cache')).not.toBe('hit');
   });
 });
+
+describe('response cache: GraphQL', () => {
+  const gql = (query: string, headers?: Record<string, string>) => t.request('POST', '/graphql', { query }, headers);
+  const LIST = '{ tags(sort: "name", pagination: { limit: 100 }) { data { attributes { name } } } }';
+  const listTitles = (res: TestResponse): string[] =>
+    res.body.data.tags.data.map((a: { attributes: { name: string } }) => a.attributes.name);
+
+  it('serves a repeated query from memory and shows a mutation in the next one', async () => {
+    const first = await gql(LIST);
+    expect(first.status, first.text).toBe(200);
+    const second = await gql(LIST);
+    expect([second.headers.get('x-cache'), second.text]).toEqual(['hit', first.text]);
+    const created = await gql('mutation { createTag(data: { name: "By GraphQL" }) { data { id } } }');
+    expect(created.body.errors, created.text).toBeUndefined();
+    expect(created.headers.get('x-cache')).toBe('bypass');
+    const after = await gql(LIST);
+    expect(after.headers.get('x-cache')).toBe('miss');
+    expect(listTitles(after)).toContain('By GraphQL');
+  });
+
+  it('caches GET queries too, and a REST write to a populated type shows in the next one', async () => {
+    const query =
+      '{ articles(filters: { title: { eq: "One" } }) { data { attributes { author { data { attributes { name } } } } } } }';
+    const path = `/graphql?query=${encodeURIComponent(query)}`;
+    await cached(path);
+    await t.request('PUT', `/api/authors/${ada}`, { data: { name: 'Countess' } });
+    const after = await t.request('GET', path);
+    expect(after.headers.get('x-cache')).toBe('miss');
+    expect(after.body.data.articles.data[0].attributes.author.data.attributes.name).toBe('Countess');
+  });
+
+  it("never caches what depends on the caller's identity, nor an answer with errors", async () => {
+    const jwt = await t.userJwt();
+    for (let i = 0; i < 2; i++) {
+      const me = await gql('{ me { username } }', bearer(jwt));
+      expect(me.body.data.me.username, me.text).toBeTruthy();
+      expect(me.headers.get('x-cache')).toBe('bypass');
+    }
+    const narrow = await t.app.plugin(usersPermissionsPlugin).tokens.create({
+      name: 'gql narrow',
+      type: 'custom',
+      permissions: [`${ARTICLE}.find`],
+    });
+    const withAuthor = '{ articles { data { attributes { title author { data { id } } } } } }';
+    for (let i = 0; i < 2; i++) {
+      const res = await gql(withAuthor, bearer(narrow.accessKey));
+      expect(res.body.errors, res.text).toBeTruthy();
+      expect(res.headers.get('x-cache')).toBe('bypass');
+    }
+  });
+});
