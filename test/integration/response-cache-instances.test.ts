@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVellumApp, type App } from '../../index.ts';
 import { BLOG, startApp, type TestApp } from '../helpers/app.ts';
 
+/** the test helpers start apps without the cache */
+const ON = { RESPONSE_CACHE: 'true' };
+
 let a: TestApp;
 let b: App;
 let bUrl: string;
@@ -30,11 +33,11 @@ async function pollB(path: string, done: (body: any) => boolean): Promise<any> {
 const names = (body: any): string[] => body.data.map((d: { name: string }) => d.name);
 
 beforeAll(async () => {
-  a = await startApp();
+  a = await startApp({ env: ON });
   b = await createVellumApp({
     appDir: BLOG,
     databaseUrl: a.database.url,
-    env: { ...process.env, VELLUM_DEMO_CONTENT: 'false' },
+    env: { ...process.env, VELLUM_DEMO_CONTENT: 'false', ...ON },
     logger: pino({ level: 'silent' }),
   });
   bUrl = (await b.listen({ port: 0, host: '127.0.0.1' })).url;

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyApp } from '../../testing.ts';
 import { BLOG, startApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 
+/** the test helpers start apps without the cache */
+const ON = { RESPONSE_CACHE: 'true' };
+
 let t: TestApp;
 let appDir: string;
 const PNG = Buffer.from(
@@ -35,7 +38,7 @@ async function upload(fields: Array<[string, string]>, query = ''): Promise<{ st
 
 beforeAll(async () => {
   appDir = await copyApp(BLOG);
-  t = await startApp({ appDir });
+  t = await startApp({ appDir, env: ON });
 });
 afterAll(async () => {
   await t?.close();
@@ -116,7 +119,7 @@ describe('response cache: a write racing a read', () => {
 
 describe('response cache: memory and the switch', () => {
   it('evicts the least recently used answers past maxBytes, and keeps none larger than its share', async () => {
-    const small = await startApp({ config: { server: { responseCache: { maxBytes: 16 * 1024 } } } });
+    const small = await startApp({ env: ON, config: { server: { responseCache: { maxBytes: 16 * 1024 } } } });
     try {
       for (let i = 0; i < 3; i++) await small.request('POST', '/api/tags', { data: { name: `tag ${i}` } });
       const path = (i: number) => `/api/tags?fields[0]=name&n=${i}`;
