@@ -55,6 +55,12 @@ export interface GenerationListener {
 
 const MIN_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 5000;
+/**
+ * A connection cut without a FIN (a partition, a host gone) looks alive to the client until it
+ * writes: a round trip this often, answered within as long again, or the connection is given up
+ * (notifications may be lost meanwhile, so this bounds how long a stale entry can be served).
+ */
+const HEARTBEAT_MS = 5000;
 
 /**
  * LISTEN for other instances' bumps. While connected, each notification applies to `generations`;
@@ -75,10 +81,12 @@ export function listenForGenerations(deps: {
   let stopped = false;
   let backoff = MIN_BACKOFF_MS;
   let timer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   function lost(c: pg.Client, err?: unknown): void {
     if (client !== c) return;
     client = undefined;
+    clearInterval(heartbeat);
     generations.suspend();
     c.end().catch(() => undefined);
     if (stopped) return;
@@ -89,7 +97,11 @@ export function listenForGenerations(deps: {
 
   async function connect(): Promise<void> {
     timer = undefined;
-    const c = new pg.Client({ ...(base as pg.ClientConfig), application_name: `${deps.applicationName}-listen` });
+    const c = new pg.Client({
+      ...(base as pg.ClientConfig),
+      application_name: `${deps.applicationName}-listen`,
+      keepAlive: true,
+    });
     client = c;
     c.on('error', (err) => lost(c, err));
     c.on('end', () => lost(c));
@@ -106,9 +118,23 @@ export function listenForGenerations(deps: {
       generations.resume();
       deps.onResume();
       backoff = MIN_BACKOFF_MS;
+      heartbeat = setInterval(() => beat(c), HEARTBEAT_MS);
+      heartbeat.unref();
     } catch (err) {
       lost(c, err);
     }
+  }
+
+  function beat(c: pg.Client): void {
+    const late = setTimeout(() => lost(c, new Error('the LISTEN connection did not answer a heartbeat')), HEARTBEAT_MS);
+    late.unref();
+    c.query('SELECT 1').then(
+      () => clearTimeout(late),
+      (err: unknown) => {
+        clearTimeout(late);
+        lost(c, err);
+      },
+    );
   }
 
   const ready = connect();
@@ -117,6 +143,7 @@ export function listenForGenerations(deps: {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      clearInterval(heartbeat);
       const c = client;
       client = undefined;
       generations.suspend();
