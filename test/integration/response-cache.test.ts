@@ -46,6 +46,15 @@ describe('response cache: REST', () => {
     expect(etag).toMatch(/^"[^"]+"$/);
     const again = await t.request('GET', '/api/articles?sort=title', undefined, { 'if-none-match': etag });
     expect([again.status, again.text, again.headers.get('etag')]).toEqual([304, '', etag]);
+    // a hit and a 304 run no statement at all (the Public role's grants are kept in memory)
+    await cached('/api/articles?sort=title', PUBLIC);
+    t.queries.length = 0;
+    const publicHit = await t.request('GET', '/api/articles?sort=title', undefined, PUBLIC);
+    const public304 = await t.request('GET', '/api/articles?sort=title', undefined, {
+      ...PUBLIC,
+      'if-none-match': publicHit.headers.get('etag')!,
+    });
+    expect([publicHit.headers.get('x-cache'), public304.status, t.queries]).toEqual(['hit', 304, []]);
     const other = await t.request('GET', '/api/articles?sort=title', undefined, { 'if-none-match': '"nope"' });
     expect([other.status, other.headers.get('x-cache')]).toEqual([200, 'hit']);
     // a write changes the ETag: the old one is not answered 304 any more
