@@ -66,7 +66,6 @@ export interface ResponseCache {
   readonly middleware: RouteMiddleware;
   /** forget everything (the listener reconnected: notifications may have been missed) */
   clear(): void;
-  readonly stats: { readonly bytes: number; readonly count: number };
 }
 
 /** A response cache over `generations`, bounded to `maxBytes`. */
@@ -137,8 +136,9 @@ export function createResponseCache(generations: Generations, options: ResponseC
   }
 
   const middleware: RouteMiddleware = async (ctx, route, next) => {
-    if (route.config?.cache !== true || !generations.live) return next();
-    const key = keyOf(ctx);
+    if (route.config?.cache !== true) return next();
+    // not listening (yet, or any more): bumps of other instances may be missed, so nothing is served or kept
+    const key = generations.live ? keyOf(ctx) : null;
     if (key === null) {
       ctx.set('X-Cache', 'bypass');
       return next();
@@ -172,8 +172,5 @@ export function createResponseCache(generations: Generations, options: ResponseC
   return {
     middleware,
     clear: () => lru.clear(),
-    get stats() {
-      return { bytes: lru.bytes, count: lru.count };
-    },
   };
 }
