@@ -171,6 +171,22 @@ describe('response cache: REST', () => {
     expect((await t.request('GET', '/api/tags', undefined, bearer(changing.accessKey))).status).toBe(403);
   });
 
+  it("caches users-permissions' user lists by permissions, and shows a new user or a role change next", async () => {
+    const path = '/api/users?populate=role&sort=id';
+    await cached(path);
+    const created = await t.createUser({ username: 'cached-reader', email: 'reader@example.com' });
+    const list = await t.request('GET', path);
+    const mine = list.body.find((u: { username: string }) => u.username === 'cached-reader');
+    expect(mine.role.type).toBe('authenticated');
+    await cached(path);
+    const roles = (await t.request('GET', ROLES)).body.roles as Array<{ id: number; type: string }>;
+    const pub = roles.find((r) => r.type === 'public')!;
+    const moved = await t.request('PUT', `/api/users/${created.id}`, { role: pub.id });
+    expect(moved.status, moved.text).toBe(200);
+    const after = (await t.request('GET', path)).body.find((u: { username: string }) => u.username === 'cached-reader');
+    expect(after.role.type).toBe('public');
+  });
+
   it('never keeps an error nor an answer that depends on who the caller is', async () => {
     const bad = await t.request('GET', '/api/articles?sort=nope');
     expect(bad.status).toBe(400);
