@@ -15,6 +15,8 @@ export default ({ env }: { env: import('../core/config/env.ts').EnvFn }) => ({
   proxy: env.bool('IS_PROXIED', false),
   // how long a graceful shutdown waits for in-flight requests
   shutdownTimeoutMs: env.int('SHUTDOWN_TIMEOUT_MS', 10000),
+  // repeated reads answered from memory while what they read is unchanged (DESIGN.md, "Response cache")
+  responseCache: { enabled: env.bool('RESPONSE_CACHE', true) },
   // with users-permissions disabled, the app only starts when this says every route may be open to anyone
   openApi: env.bool('VELLUM_OPEN_API', false),
 });

@@ -10,7 +10,12 @@ import type { RouteMiddleware } from '../http/server.ts';
 import type { RequestAuth } from './types.ts';
 
 /** What a request of an open API may do: everything. */
-export const OPEN_ACCESS: RequestAuth = Object.freeze({ strategy: 'open', credentials: null, allows: () => true });
+export const OPEN_ACCESS: RequestAuth = Object.freeze({
+  strategy: 'open',
+  credentials: null,
+  allows: () => true,
+  cacheScope: { key: 'open', deps: [] },
+});
 
 /** Sets the open auth state on every route's requests. */
 export const openAccess: RouteMiddleware = async (ctx, _route, next) => {

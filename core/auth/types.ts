@@ -12,4 +12,10 @@ export interface RequestAuth {
   credentials: Record<string, unknown> | null;
   /** whether a permission action (`api::article.article.find`, `plugin::upload.content-api.find`, …) is granted */
   allows(action: string): boolean;
+  /**
+   * The permission set, for the response cache: `key` names it (a role id, a token's id and
+   * grants; never a credential), and `deps` are the content types whose writes may change what it
+   * grants. Absent: answers to this caller are never cached.
+   */
+  cacheScope?: { key: string; deps: readonly string[] };
 }

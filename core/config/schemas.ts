@@ -64,6 +64,18 @@ export const serverConfigSchema = z.object({
       format: z.enum(['auto', 'pretty', 'json']).default('auto'),
     })
     .prefault({}),
+  /** answers to reads kept in memory while what they read is unchanged (core/cache) */
+  responseCache: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** the memory the kept answers may take, in bytes */
+      maxBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(64 * 1024 * 1024),
+    })
+    .prefault({}),
   // `cors` is read with `config/middlewares`' entry, by http/cors.ts, which names its keys itself
 });
 

@@ -6,7 +6,7 @@ import { translateDatabaseError } from './db-errors.ts';
 import { createCoreActions } from './actions.ts';
 import { createStatementNamer } from '../../database/prepared.ts';
 import { takeWriteLock, writeLockKey } from './locks.ts';
-import { createCommitHooks } from './after-commit.ts';
+import { createCommitHooks, type GenerationBumps } from './after-commit.ts';
 import { copyParams } from './copy-params.ts';
 import {
   ACTIONS,
@@ -29,12 +29,19 @@ type Chain = (ctx: DocumentContext) => Promise<unknown>;
  * plugins. Every call runs the middleware chain, then the core action. `db` is a getter: the
  * service exists (and takes middleware) before the database is connected. `log` hears of
  * after-commit hooks that failed (the write they followed is committed whatever they do).
+ * `generations`: every write bumps its content type's generation in its transaction (the
+ * response cache's freshness).
  */
-export function createDocumentService(deps: { db: () => Knex; registry: Registry; log?: Logger }): DocumentService {
+export function createDocumentService(deps: {
+  db: () => Knex;
+  registry: Registry;
+  log?: Logger;
+  generations?: GenerationBumps;
+}): DocumentService {
   const { db, registry, log } = deps;
   const middlewares: DocumentMiddleware[] = [];
   const core = createCoreActions(registry, createStatementNamer());
-  const hooks = createCommitHooks((err) => log?.error({ err }, 'an after-commit hook failed'));
+  const hooks = createCommitHooks((err) => log?.error({ err }, 'an after-commit hook failed'), deps.generations);
   const coreStep = (ctx: DocumentContext): Promise<unknown> =>
     (core[ctx.action] as (c: DocumentContext) => Promise<unknown>)(ctx);
   // composed once per set of middleware; koa-compose refuses a second `next()` from one middleware
@@ -69,7 +76,10 @@ export function createDocumentService(deps: { db: () => Knex; registry: Registry
       // writers to one document queue up before reading anything of it
       const key = write ? writeLockKey(contentType, (params as { documentId?: string }).documentId) : null;
       if (key) await lock(c, key);
-      return (await chained()(ctx as DocumentContext)) as ResultOf[A];
+      const result = (await chained()(ctx as DocumentContext)) as ResultOf[A];
+      // whatever the write changed of this type (the document, its other locales and versions)
+      if (write) await hooks.touch(c, uid);
+      return result;
     };
     // one transaction per write: a failure anywhere leaves nothing half-written
     const started = conn ? exec(conn) : write ? hooks.transaction(db(), (trx) => exec(trx)) : exec(db());

@@ -49,8 +49,11 @@ export interface Route {
   method: HttpMethod;
   path: string;
   handler: (ctx: RequestContext) => Promise<void> | void;
-  /** what the route is, for plugins that guard routes (auth reads `action`) */
-  config?: { action?: string; auth?: false; [key: string]: unknown };
+  /**
+   * what the route is, for plugins that guard routes (auth reads `action`); `cache`: its answers may
+   * be kept by the response cache, when its handler names what they read (core/cache)
+   */
+  config?: { action?: string; auth?: false; cache?: boolean; [key: string]: unknown };
   /**
    * Bytes of body the handler reads itself (an upload), when more than the body parsers' limits:
    * a body left unread by an early answer (403, say) is drained up to this before answering.

@@ -31,6 +31,7 @@ import { importUserModule } from './user-code.ts';
 import type { PolicyHandler } from './policies.ts';
 import { addPluginEntries, createRegistries, loadAppRegistries, type MiddlewareFactory } from './registries.ts';
 import { createStrapiFacade, type StrapiFacade } from './strapi-facade.ts';
+import { createCacheLayer, type Generations } from '../cache/index.ts';
 
 /** Vellum's own `config/` folder: the platform defaults every app's config overrides. */
 export const PLATFORM_CONFIG_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../config');
@@ -82,6 +83,11 @@ export interface App {
   readonly registry: Registry;
   readonly server: HttpServer;
   readonly documents: DocumentService;
+  /**
+   * Each content type's write generation, as this process knows it (the response cache's
+   * freshness; a plugin subscribes to forget what it keeps of a type when it changes)
+   */
+  readonly generations: Generations;
   /** the knex pool; available once `start()` has connected */
   readonly db: Knex;
   /**
@@ -207,7 +213,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (!db) throw new Error('the database is not connected yet: call app.start() first');
     return db;
   };
-  const documents = createDocumentService({ db: getDb, registry, log });
+  const cacheLayer = createCacheLayer({ ...serverConfig.responseCache, log });
+  const documents = createDocumentService({ db: getDb, registry, log, generations: cacheLayer.bumps });
   // core behaviour, not a plugin: the outermost middleware, so plugins' middleware sees the draft write
   documents.use(draftAndPublish);
 
@@ -263,9 +270,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (!synced.searchIndexes) {
       log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
     }
+    await cacheLayer.start(db, connection!, applicationName);
     server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
     endpoints.add({ name: 'Health', path: '/_health' });
     for (const p of plugins) await inPlugin(p, 'bootstrap', () => p.bootstrap?.(app, apis.get(p.name)));
+    // innermost around every route: after authentication has decided the caller's permission set
+    if (cacheLayer.cache) server.useRoute(cacheLayer.cache.middleware);
   }
 
   async function connect(): Promise<Knex> {
@@ -329,6 +339,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     registry,
     server,
     documents,
+    generations: cacheLayer.generations,
     get db() {
       return getDb();
     },
@@ -400,6 +411,7 @@ export async function createApp(options: AppOptions): Promise<App> {
           log.error({ err, plugin: p.name }, 'plugin destroy failed');
         }
       }
+      await cacheLayer.stop();
       await db?.destroy();
       await canceller?.settle();
       await embedded?.stop();

@@ -168,8 +168,16 @@ export const graphqlPlugin = definePlugin({
     });
     const handlers = createHandlers((request, ctx, get) => ops.run(request, authOf(ctx), get, ctx), upload);
     // with uploads, a refused multipart POST is drained as the upload route's is, so its client gets the answer
-    app.server.route({ method: 'POST', path: config.endpoint, handler: handlers.post, bodyLimit: upload?.bodyLimit });
-    app.server.route({ method: 'GET', path: config.endpoint, handler: handlers.get });
+    // queries the planner answers are cached (the handler names what they read); anything else is not
+    const cache = { cache: true };
+    app.server.route({
+      method: 'POST',
+      path: config.endpoint,
+      handler: handlers.post,
+      bodyLimit: upload?.bodyLimit,
+      config: cache,
+    });
+    app.server.route({ method: 'GET', path: config.endpoint, handler: handlers.get, config: cache });
   },
 });
 

@@ -24,7 +24,15 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import { type App, isAppError, mapLimit, type RequestAuth, type RequestContext } from '../../core/index.ts';
+import {
+  type App,
+  isAppError,
+  mapLimit,
+  noteRead,
+  readDependencies,
+  type RequestAuth,
+  type RequestContext,
+} from '../../core/index.ts';
 import { FieldFailure, forbiddenError, formatError, requestError } from './errors.ts';
 import { depthLimit } from './limits.ts';
 import { checkDocumentCounts, checkQuerySize, checkVariablesSize, type DocumentLimits } from './document-limits.ts';
@@ -99,6 +107,19 @@ const answer = (status: number, errors: GraphQLFormattedError[]): Answer => ({
   status,
   body: JSON.stringify({ errors }),
 });
+
+/** The content types the planned root fields read (null when one cannot tell), for the response cache. */
+function readsOf(app: App, planned: Planned[]): Set<string> | null {
+  const all = new Set<string>();
+  for (const p of planned) {
+    if (!p.plan) continue;
+    const { root, layout, filters, sort } = p.plan;
+    const deps = readDependencies(app.registry, root.uid, { layout, filters, sort });
+    if (!deps) return null;
+    for (const d of deps) all.add(d);
+  }
+  return all;
+}
 
 /** The Query resolver `execute` calls for a shadow CRUD field: the same plan and read, parsed. */
 export function rootResolver(app: App): (root: RootField) => GraphQLFieldResolver<unknown, unknown> {
@@ -307,7 +328,12 @@ export function createOperations(deps: OperationDeps) {
     if (operation.operation === 'query') {
       try {
         const planned = planAll(op, operation, auth);
-        if (planned) return await fast(planned);
+        if (planned) {
+          const answered = await fast(planned);
+          // only shadow CRUD reads, planned, are cached: an answer with errors, or any other operation, never
+          if (http) noteRead(http.state, answered.body.startsWith('{"errors"') ? null : readsOf(app, planned));
+          return answered;
+        }
       } catch (err) {
         if (isAmountLimit(err)) return answer(400, [formatError(err, log)]);
         throw err;

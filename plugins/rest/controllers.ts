@@ -5,11 +5,13 @@ import {
   type Doc,
   type DocumentApi,
   isPlainObject,
+  noteRead,
   notFound,
   paginationMeta,
   parseRestQuery,
   type Query,
   type QueryConfig,
+  readDependencies,
   type RequestContext,
   sanitizeInput,
   validationError,
@@ -49,6 +51,12 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
     const parsed = parseRestQuery(app.registry, ct.uid, ctx.state.query, queries);
     return authorizeQuery(app.registry, ct.uid, parsed, ctx.state.auth);
   };
+  /** a read's query, its dependencies noted for the response cache */
+  const readQuery = (ctx: RequestContext): Query => {
+    const q = query(ctx);
+    noteRead(ctx.state, readDependencies(app.registry, ct.uid, q));
+    return q;
+  };
   // a write answers the document it wrote: `_q` is for reads (Strapi ignores it on writes too)
   const writeQuery = (ctx: RequestContext): Query => ({ ...query(ctx), search: undefined });
   const input = (ctx: RequestContext) => sanitizeInput(app.registry, ct.uid, bodyData(ctx));
@@ -82,7 +90,7 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
 
   return {
     async find(ctx) {
-      const q = query(ctx);
+      const q = readQuery(ctx);
       const v4 = wantsV4(ctx);
       // the v4 shape is a transform of parsed documents; otherwise PostgreSQL's JSON goes out as it is
       const { results, total, json } = await docs.findPage({ ...q, json: !v4 });
@@ -95,7 +103,7 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
       ctx.body = { data: results.map((d) => present(ctx, d)), meta };
     },
     async findOne(ctx) {
-      const q = query(ctx);
+      const q = readQuery(ctx);
       answer(ctx, single ? await docs.findFirst(q) : await docs.findOne({ ...q, documentId: ctx.params.documentId }));
     },
     async create(ctx) {

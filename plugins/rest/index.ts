@@ -62,11 +62,13 @@ export const restPlugin = definePlugin({
       for (const [method, suffix, controller, action] of specs) {
         // a route the router leaves out is not there at all: 404 (or 405), as any unknown route
         if (!keeps(action)) continue;
+        // reads are cached, unless the app's routes file adds policies or middlewares it runs on them
+        const cache = method === 'GET' && !entry?.router.config?.[action];
         app.server.route({
           method,
           path: base + suffix,
           handler: withRouteConfig(app, entry, action, controllers[controller]),
-          config: { action: `${ct.uid}.${action}` },
+          config: { action: `${ct.uid}.${action}`, cache },
         });
       }
     }

@@ -53,7 +53,8 @@ export const uploadPlugin = definePlugin({
         method,
         path: routePath,
         handler: (ctx) => controllers[action](ctx),
-        config: { action: `plugin::upload.content-api.${action}` },
+        // file reads are cached (their handlers name what they read)
+        config: { action: `plugin::upload.content-api.${action}`, cache: method === 'GET' },
         bodyLimit: method === 'POST' ? bodyLimit : undefined,
       });
     }

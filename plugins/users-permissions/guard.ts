@@ -10,7 +10,7 @@ import {
 import type { JwtService } from './jwt.ts';
 import type { RoleService } from './roles.ts';
 import type { TokenService } from './tokens.ts';
-import { USER_UID } from './schemas.ts';
+import { ROLE_UID, USER_UID } from './schemas.ts';
 
 export interface Authenticator {
   /**
@@ -18,6 +18,15 @@ export interface Authenticator {
    * for a valid JWT, a token for a valid API token key. A header that is neither → 401.
    */
   authenticate(header: string | undefined): Promise<RequestAuth>;
+}
+
+/**
+ * A token's permission set as the response cache keys it: its id, type and grants, never its key.
+ * An edit of its grants makes another key; a revoked or expired token is refused before any lookup.
+ */
+function tokenScope(token: Doc): string {
+  const grants = Array.isArray(token.permissions) ? [...(token.permissions as string[])].sort().join(',') : '';
+  return `token:${token.id}:${token.type}:${grants}`;
 }
 
 export function createAuthenticator(
@@ -32,7 +41,9 @@ export function createAuthenticator(
     credentials: Doc | null,
   ): Promise<RequestAuth> {
     const actions = roleId === null ? new Set<string>() : await roles.actionsOf(roleId);
-    return { strategy, credentials, allows: (action) => actions.has(action) };
+    // a role's grants change with a write to roles: its answers depend on them
+    const cacheScope = { key: `role:${roleId}`, deps: [ROLE_UID] };
+    return { strategy, credentials, allows: (action) => actions.has(action), cacheScope };
   }
 
   /** the user a JWT names, with its role id (null when the token is invalid or the user is blocked or gone) */
@@ -65,7 +76,12 @@ export function createAuthenticator(
       }
       const token = await tokens.verify(credential);
       if (!token) throw unauthorized();
-      return { strategy: 'api-token', credentials: token, allows: (action) => tokens.allows(token, action) };
+      return {
+        strategy: 'api-token',
+        credentials: token,
+        allows: (action) => tokens.allows(token, action),
+        cacheScope: { key: tokenScope(token), deps: [] },
+      };
     },
   };
 }

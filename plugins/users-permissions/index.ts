@@ -78,6 +78,10 @@ export const usersPermissionsPlugin = definePlugin({
       if (ctx.uid === ROLE_UID && WRITE_ACTIONS.has(ctx.action)) await ctx.afterCommit(() => roles.invalidate());
       return result;
     });
+    // and written by another instance: its bump (a NOTIFY) arrives before any read may see it
+    app.generations.subscribe((key) => {
+      if (key === ROLE_UID) roles.invalidate();
+    });
     app.server.useRoute(guardRoutes(api.auth));
     const rest = restApiConfig(app.config);
     api.authHandlers = registerAuthRoutes(app, api, rest.prefix);

@@ -5,12 +5,14 @@ import {
   checkQueryLimits,
   type Doc,
   type HttpMethod,
+  noteRead,
   notFound,
   type PaginationConfig,
   parseRestQuery,
   type Query,
   type QueryConfig,
   type RequestContext,
+  readDependencies,
   resolveFilters,
   type RestApiConfig,
   unauthorized,
@@ -68,7 +70,8 @@ export function registerUserRoutes(
       method,
       path: prefix + path,
       handler: controllers[action],
-      config: { action: `plugin::users-permissions.user.${action}` },
+      // lists and single users answer by the caller's permissions, not by who it is (/me is not cached)
+      config: { action: `plugin::users-permissions.user.${action}`, cache: action === 'find' || action === 'findOne' },
     });
   }
   // by action, as routed: GraphQL's user mutations call the same handlers
@@ -84,10 +87,13 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
       parseRestQuery(app.registry, USER_UID, ctx.state.query, queries),
       ctx.state.auth,
     );
-  const view = (ctx: RequestContext): UserView => {
+  /** a cacheable read's query, what it depends on noted for the response cache */
+  const readQuery = (ctx: RequestContext): Query => {
     const q = query(ctx);
-    return { populate: q.populate, fields: q.fields };
+    noteRead(ctx.state, readDependencies(app.registry, USER_UID, q));
+    return q;
   };
+  const view = (ctx: RequestContext, q = query(ctx)): UserView => ({ populate: q.populate, fields: q.fields });
   // Strapi answers a created or updated user with its role, whatever the query asks, unless the
   // caller may not read roles (then, as any populate it may not read, it is left out)
   const withRole = (ctx: RequestContext): UserView => ({
@@ -134,7 +140,7 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
       ctx.body = user;
     },
     async find(ctx) {
-      ctx.body = await app.documents(USER_UID).findMany(query(ctx));
+      ctx.body = await app.documents(USER_UID).findMany(readQuery(ctx));
     },
     async count(ctx) {
       const filters = resolveFilters(app.registry, USER_UID, ctx.state.query.filters);
@@ -143,7 +149,7 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
       ctx.body = await app.documents(USER_UID).count({ filters });
     },
     async findOne(ctx) {
-      const user = await users.byId(idOf(ctx), view(ctx));
+      const user = await users.byId(idOf(ctx), view(ctx, readQuery(ctx)));
       if (!user) throw notFound();
       ctx.body = user;
     },
