@@ -6,6 +6,7 @@ import { searchText } from '../core/query/search.ts';
 import {
   createTable,
   DATA_GIN,
+  readIndexes,
   SCOPE_COLUMNS,
   SINGLE_TYPE_KEY,
   uniqueIndex,
@@ -57,6 +58,15 @@ async function syncSingleTypeIndex(db: Knex, ct: ContentType): Promise<void> {
 
 const SEARCH_SUFFIX = '_search';
 
+/** The names of `table`'s indexes that end with `suffix` (`_` in it taken literally). */
+async function indexesEndingWith(db: Knex, table: string, suffix: string): Promise<string[]> {
+  const { rows } = await db.raw(
+    `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname LIKE ?`,
+    [table, `%${suffix.replace(/_/g, '\\_')}`],
+  );
+  return (rows as Array<{ indexname: string }>).map((r) => r.indexname);
+}
+
 /**
  * pg_trgm, whose GIN operator class lets an index answer `ILIKE '%…%'` (`_q`). PostgreSQL 13+
  * lets a database owner create it (it is a trusted extension); where that fails (an older
@@ -85,16 +95,51 @@ async function syncSearchIndex(db: Knex, ct: ContentType, trigram: boolean): Pro
   const t = ct.collectionName;
   const expression = searchText(ct);
   const index = trigram ? `${t.slice(0, 40)}_${short(expression)}${SEARCH_SUFFIX}` : undefined;
-  const existing = await db.raw(
-    `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname LIKE ?`,
-    [t, `%\\${SEARCH_SUFFIX}`],
-  );
-  for (const { indexname } of existing.rows as Array<{ indexname: string }>) {
+  for (const indexname of await indexesEndingWith(db, t, SEARCH_SUFFIX)) {
     if (indexname !== index) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
   }
   // DDL takes no bind parameters: the expression holds only our column names and schema-checked attribute names
   if (index) await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? USING gin (${expression} gin_trgm_ops)`, [index, t]);
 }
+
+const READ_SUFFIX = '_rx';
+
+/** Name of a read index (see `readIndexes`): its key, and a hash of its definition (under 63 bytes). */
+export const readIndexName = (table: string, key: string, definition: string): string =>
+  `${table.slice(0, 30)}_${key.slice(0, 16)}_${short(`${table}:${definition}`)}${READ_SUFFIX}`.toLowerCase();
+
+/**
+ * The read indexes of one table, as the schema makes them now: those of a definition no
+ * longer made (an attribute removed, retyped, made private, a type no longer localized) are
+ * dropped, new ones built; the unchanged ones are left as they are.
+ */
+async function syncReadIndexes(db: Knex, ct: ContentType): Promise<void> {
+  const t = ct.collectionName;
+  const wanted = new Map(readIndexes(ct).map((i) => [readIndexName(t, i.key, i.definition), i.definition]));
+  for (const indexname of await indexesEndingWith(db, t, READ_SUFFIX)) {
+    if (!wanted.has(indexname)) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
+  }
+  // DDL takes no bind parameters: the definition holds our column names and schema-checked attribute names
+  for (const [index, definition] of wanted)
+    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${definition}`, [index, t]);
+}
+
+/**
+ * Autovacuum for document tables, which grow by bursts (a seed, an import): PostgreSQL's
+ * defaults wait for 10% (analyze) or 20% (vacuum after inserts) of the table to change, so the
+ * statistics of a table seeded from empty lag behind it by up to a fifth, and the visibility
+ * map (which index-only counts need) is set late. 2% plus a floor makes a burst's analyze and
+ * vacuum follow it at the next autovacuum round (database/embedded.ts: every second), while a
+ * trickle of writes to a large table does not analyze it at each round. DESIGN.md justifies
+ * each value.
+ */
+const AUTOVACUUM = [
+  'autovacuum_analyze_scale_factor = 0.02',
+  'autovacuum_analyze_threshold = 200',
+  'autovacuum_vacuum_scale_factor = 0.05',
+  'autovacuum_vacuum_insert_scale_factor = 0.02',
+  'autovacuum_vacuum_insert_threshold = 500',
+].join(', ');
 
 /** What the sync could set up. */
 export interface SyncReport {
@@ -125,23 +170,20 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     const t = ct.collectionName;
     await db.raw(createTable(t));
     // new tables and those created before this setting existed alike (it applies to rows written later)
-    await db.raw(`ALTER TABLE ?? SET (toast_tuple_target = ${TOAST_TUPLE_TARGET})`, [t]);
+    await db.raw(`ALTER TABLE ?? SET (toast_tuple_target = ${TOAST_TUPLE_TARGET}, ${AUTOVACUUM})`, [t]);
     await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${VERSION_KEY}`, [`${t.slice(0, 50)}_version_key`, t]);
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${DATA_GIN}`, [`${t.slice(0, 54)}_data_gin`, t]);
     // every read is scoped by locale and status: counts become index-only scans
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${SCOPE_COLUMNS}`, [`${t.slice(0, 54)}_scope`, t]);
     await syncSingleTypeIndex(db, ct);
     await syncSearchIndex(db, ct, trigram);
+    await syncReadIndexes(db, ct);
 
     const wanted = new Map<string, string>();
     for (const [name, attr] of Object.entries(ct.attributes)) {
       if ('unique' in attr && attr.unique) wanted.set(uniqueIndexName(t, name), name);
     }
-    const existing = await db.raw(
-      `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname LIKE ?`,
-      [t, `%${UNIQUE_SUFFIX}`],
-    );
-    for (const { indexname } of existing.rows as Array<{ indexname: string }>) {
+    for (const indexname of await indexesEndingWith(db, t, UNIQUE_SUFFIX)) {
       // a `unique` removed from the schema must stop being enforced
       if (!wanted.has(indexname)) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
     }

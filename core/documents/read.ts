@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
-import { applyFilters } from '../query/filters.ts';
+import { applyFilters, readsOnlyItsRow } from '../query/filters.ts';
 import { applySort } from '../query/sort.ts';
 import { searchCondition } from '../query/search.ts';
 import { inScope } from './rows.ts';
@@ -60,9 +60,13 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const { fields, populate, layout } = req.params;
   const doc = documentJson(ctx, req.ct, 'r', { fields, populate, layout });
   const ctes: Frag[] = [];
-  // A filtered (or searched) list with a total: the matching ids once (a CTE), counted and cut
-  // into the page, rather than the filter evaluated twice (for the page and for the count).
-  const once = req.count === true && (req.params.filters !== undefined || req.params.search !== undefined);
+  // A list with a total whose filter reaches other rows (relations, components) or searches: the
+  // matching ids once (a CTE), counted and cut into the page, rather than the filter evaluated
+  // twice. A filter on the row's own fields is evaluated twice instead: the page then walks a
+  // read index in the sort's order and stops at the page's end (database/sync.ts), where cutting
+  // it from the CTE would join and sort every matching row (at 100k articles, 30 ms against 8).
+  const { filters, search } = req.params;
+  const once = req.count === true && (search !== undefined || (filters !== undefined && !readsOnlyItsRow(filters)));
   if (once)
     ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
   const columns = ROW_COLUMNS.map((c) => `r0.${c}`);

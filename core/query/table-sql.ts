@@ -6,10 +6,10 @@
  * Table and attribute names are schema-checked identifiers, always quoted (`quote`) or written as
  * string literals (`lit`); request values are bound (`?`). DDL takes no bind parameters.
  */
-import { COLUMNS, fragment, ORDER_KEY, qualified, quote, type SqlFragment } from './sql.ts';
+import { isLocalized, type Attribute, type ContentType, type ScalarType } from '../content-types/types.ts';
+import { castOf, COLUMNS, fragment, lit, ORDER_KEY, qualified, quote, type SqlFragment } from './sql.ts';
 
 const c = (key: keyof typeof COLUMNS): string => quote(COLUMNS[key]);
-const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /** Each column's type; keyed by COLUMNS' keys, so a column added there must be given a type here. */
 const COLUMN_TYPES: Record<keyof typeof COLUMNS, string> = {
@@ -106,3 +106,80 @@ export const attributeText = (attribute: string): SqlFragment =>
 
 /** Drafts before published rows, then by age: the version a copy across locales starts from. */
 export const DRAFT_FIRST = `(${c('publishedAt')} IS NULL) DESC, ${c('id')}`;
+
+/**
+ * The longest string (in characters) a read index holds whole: a btree entry must fit in 2704
+ * bytes, a character takes up to 4 in UTF-8, and the locale and id share the entry. A longer
+ * value would make its write fail, so attributes whose schema allows one get no index.
+ */
+const INDEXABLE_CHARS = 600;
+const SHORT_TEXT: ReadonlySet<string> = new Set(['string', 'text', 'email', 'uid']);
+/** Values of a bounded length whatever the schema says: numbers, booleans, ISO dates and times. */
+const FIXED: ReadonlySet<string> = new Set([
+  'integer',
+  'biginteger',
+  'float',
+  'decimal',
+  'boolean',
+  'date',
+  'datetime',
+  'time',
+  'timestamp',
+]);
+
+/**
+ * The expression a read index keeps for `attribute`: exactly what `typedExpr` compiles a sort
+ * or comparison on it to, unqualified (PostgreSQL matches an index expression with the query's
+ * own). undefined: not indexed (private, long or structured text, JSON, relations…).
+ */
+function indexedValue(name: string, attr: Attribute): string | undefined {
+  if (attr.private === true) return undefined;
+  const bounded =
+    FIXED.has(attr.type) ||
+    (attr.type === 'enumeration' && (attr.enum ?? []).every((v) => v.length <= INDEXABLE_CHARS)) ||
+    (SHORT_TEXT.has(attr.type) && 'maxLength' in attr && (attr.maxLength ?? Infinity) <= INDEXABLE_CHARS);
+  if (!bounded) return undefined;
+  const cast = castOf({ kind: 'attribute', name, type: attr.type as ScalarType });
+  const text = `${c('data')}->>${lit(name)}`;
+  return cast ? `((${text})${cast})` : `(${text})`;
+}
+
+/** Whether `attribute` has read indexes: then an equality on it is better served by them than by the GIN index. */
+export const hasReadIndex = (name: string, attribute: Attribute | undefined): boolean =>
+  attribute !== undefined && indexedValue(name, attribute) !== undefined;
+
+/** One index a read uses: what it orders (an attribute or a column's API name) and its definition. */
+export interface ReadIndex {
+  key: string;
+  definition: string;
+}
+
+/**
+ * The btree indexes that let a page read walk the rows in order (a sort) or seek them (a range,
+ * `$in`, `$eq` on a sortable scalar), reading only the page's rows: one per sortable scalar
+ * attribute and timestamp column, and per status a read scopes to, partial on the status's
+ * exact condition (`scopeCondition`) so a row sits in one of them only. A localized type's
+ * entries lead with the locale, which every read of one locale compares with `=`; `id` last
+ * makes `ORDER BY x, id` (the tiebreak) a plain index order.
+ */
+export function readIndexes(ct: ContentType): ReadIndex[] {
+  const lead = isLocalized(ct) ? `${c('locale')}, ` : '';
+  const keys: Array<[string, string, boolean?]> = [];
+  for (const [name, attr] of Object.entries(ct.attributes)) {
+    const value = indexedValue(name, attr);
+    if (value) keys.push([name, value]);
+  }
+  keys.push(['createdAt', c('createdAt')], ['updatedAt', c('updatedAt')], ['publishedAt', c('publishedAt'), true]);
+  const statuses = ct.options.draftAndPublish ? ['IS NOT NULL', 'IS NULL'] : ['IS NOT NULL'];
+  const indexes: ReadIndex[] = [];
+  for (const status of statuses) {
+    const where = ` WHERE ${c('publishedAt')} ${status}`;
+    for (const [key, value, publishedOnly] of keys) {
+      if (publishedOnly && status === 'IS NULL') continue;
+      indexes.push({ key, definition: `(${lead}${value}, ${c('id')})${where}` });
+    }
+    // the default order (by id) of one locale; without locales the primary key serves it
+    if (lead) indexes.push({ key: 'id', definition: `(${lead}${c('id')})${where}` });
+  }
+  return indexes;
+}
