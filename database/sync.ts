@@ -7,6 +7,7 @@ import {
   createTable,
   DATA_GIN,
   readIndexes,
+  readStatistics,
   SCOPE_COLUMNS,
   SINGLE_TYPE_KEY,
   uniqueIndex,
@@ -124,6 +125,33 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<void> {
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${definition}`, [index, t]);
 }
 
+const STATISTICS_SUFFIX = '_rs';
+
+/**
+ * The expression statistics of one table's read indexes (PostgreSQL 14+; older servers plan
+ * without them), kept in step with the schema as the indexes are: named by a hash of the
+ * expression, the unknown ones dropped.
+ */
+async function syncReadStatistics(db: Knex, ct: ContentType): Promise<void> {
+  const t = ct.collectionName;
+  const wanted = new Map(
+    readStatistics(ct).map((s) => [
+      readIndexName(t, s.key, s.definition).replace(/_rx$/, STATISTICS_SUFFIX),
+      s.definition,
+    ]),
+  );
+  const { rows } = await db.raw(
+    `SELECT stxname FROM pg_statistic_ext WHERE stxrelid = quote_ident(?)::regclass AND stxname LIKE ?`,
+    [t, `%\\${STATISTICS_SUFFIX}`],
+  );
+  for (const { stxname } of rows as Array<{ stxname: string }>) {
+    if (!wanted.has(stxname)) await db.raw(`DROP STATISTICS IF EXISTS ??`, [stxname]);
+  }
+  // DDL takes no bind parameters: the expression holds our column names and schema-checked attribute names
+  for (const [name, expression] of wanted)
+    await db.raw(`CREATE STATISTICS IF NOT EXISTS ?? ON ${expression} FROM ??`, [name, t]);
+}
+
 /**
  * Autovacuum for document tables, which grow by bursts (a seed, an import): PostgreSQL's
  * defaults wait for 10% (analyze) or 20% (vacuum after inserts) of the table to change, so the
@@ -166,6 +194,8 @@ const TOAST_TUPLE_TARGET = 8160;
 export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise<SyncReport> {
   await db.raw(`CREATE SEQUENCE IF NOT EXISTS ${COMPONENT_ID_SEQUENCE}`);
   const trigram = await ensureTrigram(db);
+  const { rows: version } = await db.raw(`SELECT current_setting('server_version_num')::int AS v`);
+  const expressionStatistics = (version[0] as { v: number }).v >= 140000;
   for (const ct of contentTypes) {
     const t = ct.collectionName;
     await db.raw(createTable(t));
@@ -178,6 +208,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     await syncSingleTypeIndex(db, ct);
     await syncSearchIndex(db, ct, trigram);
     await syncReadIndexes(db, ct);
+    if (expressionStatistics) await syncReadStatistics(db, ct);
 
     const wanted = new Map<string, string>();
     for (const [name, attr] of Object.entries(ct.attributes)) {

@@ -148,6 +148,19 @@ function indexedValue(name: string, attr: Attribute): string | undefined {
 export const hasReadIndex = (name: string, attribute: Attribute | undefined): boolean =>
   attribute !== undefined && indexedValue(name, attribute) !== undefined;
 
+/**
+ * The expressions the planner needs statistics of, one per indexed attribute. PostgreSQL takes
+ * no statistics from a partial index's expressions (they may not describe the whole table), so
+ * without these it guesses every `views >= ?` matches a third of the rows and every `views IN
+ * (…)` a few hundred, and picks walking the wrong index (at 100k rows: 70 ms for 3 matches).
+ */
+export function readStatistics(ct: ContentType): ReadIndex[] {
+  return Object.entries(ct.attributes).flatMap(([name, attr]) => {
+    const value = indexedValue(name, attr);
+    return value ? [{ key: name, definition: value }] : [];
+  });
+}
+
 /** One index a read uses: what it orders (an attribute or a column's API name) and its definition. */
 export interface ReadIndex {
   key: string;
