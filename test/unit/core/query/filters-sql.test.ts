@@ -70,7 +70,7 @@ describe('applyFilters: SQL per operator', () => {
     expect(where({ title: { $ne: 'x' } }).sql).toBe(`("data"->>'title' <> $1::text)`);
   });
 
-  it('$in is IN on an indexed attribute, else one containment per value; $notIn is NOT IN; empty lists are constants', () => {
+  it('$in is IN where indexed, else a containment per value; $notIn is NOT IN; empty lists are constants', () => {
     expect(where({ views: ['1', '2'] })).toEqual({
       sql: `(("data"->>'views')::numeric IN ($1::numeric, $2::numeric))`,
       bindings: ['1', '2'],
