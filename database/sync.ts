@@ -112,17 +112,31 @@ export const readIndexName = (table: string, key: string, definition: string): s
 /**
  * The read indexes of one table, as the schema makes them now: those of a definition no
  * longer made (an attribute removed, retyped, made private, a type no longer localized) are
- * dropped, new ones built; the unchanged ones are left as they are.
+ * dropped, new ones built; the unchanged ones are left as they are. An index whose expression
+ * fails on a stored row (an attribute retyped from string to integer over rows holding text) is
+ * not built: reads work without it, and the start does not fail. Answers the attributes whose
+ * indexes all exist.
  */
-async function syncReadIndexes(db: Knex, ct: ContentType): Promise<void> {
+async function syncReadIndexes(db: Knex, ct: ContentType): Promise<{ indexed: Set<string>; failed: string[] }> {
   const t = ct.collectionName;
-  const wanted = new Map(readIndexes(ct).map((i) => [readIndexName(t, i.key, i.definition), i.definition]));
+  const indexes = readIndexes(ct).map((i) => ({ ...i, name: readIndexName(t, i.key, i.definition) }));
+  const wanted = new Set(indexes.map((i) => i.name));
   for (const indexname of await indexesEndingWith(db, t, READ_SUFFIX)) {
     if (!wanted.has(indexname)) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
   }
-  // DDL takes no bind parameters: the definition holds our column names and schema-checked attribute names
-  for (const [index, definition] of wanted)
-    await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${definition}`, [index, t]);
+  const failed = new Set<string>();
+  for (const { key, name, definition } of indexes) {
+    try {
+      // in a savepoint: the sync is one transaction. DDL takes no bind parameters: the definition
+      // holds our column names and schema-checked attribute names
+      await db.transaction((sp) => sp.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${definition}`, [name, t]));
+    } catch (err) {
+      // class 22: a stored value the expression cannot cast
+      if (!String((err as { code?: string }).code).startsWith('22')) throw err;
+      failed.add(key);
+    }
+  }
+  return { indexed: new Set(indexes.map((i) => i.key).filter((k) => !failed.has(k))), failed: [...failed] };
 }
 
 const STATISTICS_SUFFIX = '_rs';
@@ -132,13 +146,13 @@ const STATISTICS_SUFFIX = '_rs';
  * without them), kept in step with the schema as the indexes are: named by a hash of the
  * expression, the unknown ones dropped.
  */
-async function syncReadStatistics(db: Knex, ct: ContentType): Promise<void> {
+async function syncReadStatistics(db: Knex, ct: ContentType, indexed: Set<string>): Promise<void> {
   const t = ct.collectionName;
+  // only over expressions an index proves every row can compute: ANALYZE fails on one that cannot
   const wanted = new Map(
-    readStatistics(ct).map((s) => [
-      readIndexName(t, s.key, s.definition).replace(/_rx$/, STATISTICS_SUFFIX),
-      s.definition,
-    ]),
+    readStatistics(ct)
+      .filter((s) => indexed.has(s.key))
+      .map((s) => [readIndexName(t, s.key, s.definition).replace(/_rx$/, STATISTICS_SUFFIX), s.definition]),
   );
   const { rows } = await db.raw(
     `SELECT stxname FROM pg_statistic_ext WHERE stxrelid = quote_ident(?)::regclass AND stxname LIKE ?`,
@@ -173,6 +187,8 @@ const AUTOVACUUM = [
 export interface SyncReport {
   /** false: pg_trgm could not be created, `_q` reads without an index */
   searchIndexes: boolean;
+  /** `uid.attribute` of the attributes left without read indexes: a stored value their expression cannot cast */
+  unindexed: string[];
 }
 
 /**
@@ -196,6 +212,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
   const trigram = await ensureTrigram(db);
   const { rows: version } = await db.raw(`SELECT current_setting('server_version_num')::int AS v`);
   const expressionStatistics = (version[0] as { v: number }).v >= 140000;
+  const unindexed: string[] = [];
   for (const ct of contentTypes) {
     const t = ct.collectionName;
     await db.raw(createTable(t));
@@ -207,8 +224,9 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${SCOPE_COLUMNS}`, [`${t.slice(0, 54)}_scope`, t]);
     await syncSingleTypeIndex(db, ct);
     await syncSearchIndex(db, ct, trigram);
-    await syncReadIndexes(db, ct);
-    if (expressionStatistics) await syncReadStatistics(db, ct);
+    const { indexed, failed } = await syncReadIndexes(db, ct);
+    if (expressionStatistics) await syncReadStatistics(db, ct, indexed);
+    unindexed.push(...failed.map((a) => `${ct.uid}.${a}`));
 
     const wanted = new Map<string, string>();
     for (const [name, attr] of Object.entries(ct.attributes)) {
@@ -222,5 +240,5 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
       await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${uniqueIndex(attribute)}`, [index, t]);
     }
   }
-  return { searchIndexes: trigram };
+  return { searchIndexes: trigram, unindexed };
 }

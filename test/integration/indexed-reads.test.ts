@@ -190,6 +190,22 @@ describe('the sync', () => {
     expect(await readIndexes()).toEqual(before);
   });
 
+  it('leaves an attribute unindexed, and says so, when a stored value cannot be cast (a retyped attribute)', async () => {
+    const article = t.app.registry.contentType('api::article.article');
+    const before = await readIndexes();
+    // every row holds text in `summary`: as an integer, its index cannot be built
+    const retyped: ContentType = { ...article, attributes: { ...article.attributes, summary: { type: 'integer' } } };
+    const report = await t.sql.transaction((trx) => syncTables(trx, [retyped]));
+    expect(report.unindexed).toEqual(['api::article.article.summary']);
+    expect((await readIndexes()).filter((n) => n.startsWith('articles_summary_'))).toEqual([]);
+    const { rows } = await t.sql.raw(
+      `SELECT count(*)::int AS n FROM pg_statistic_ext WHERE stxname LIKE 'articles_summary_%'`,
+    );
+    expect(rows[0].n).toBe(0);
+    expect((await t.sql.transaction((trx) => syncTables(trx, [article]))).unindexed).toEqual([]);
+    expect(await readIndexes()).toEqual(before);
+  });
+
   it('keeps statistics of each indexed expression (a partial index gives the planner none)', async () => {
     const { rows } = await t.sql.raw(
       `SELECT stxname FROM pg_statistic_ext WHERE stxrelid = 'articles'::regclass AND stxname LIKE '%\\_rs'`,
