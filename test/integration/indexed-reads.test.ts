@@ -190,7 +190,7 @@ describe('the sync', () => {
     expect(await readIndexes()).toEqual(before);
   });
 
-  it('leaves an attribute unindexed, and says so, when a stored value cannot be cast (a retyped attribute)', async () => {
+  it('leaves an attribute unindexed, and says so, when a stored value cannot be cast (retyped)', async () => {
     const article = t.app.registry.contentType('api::article.article');
     const before = await readIndexes();
     // every row holds text in `summary`: as an integer, its index cannot be built
