@@ -4,7 +4,11 @@ import type { ContentType } from '../core/content-types/types.ts';
 import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
 import {
+  countTriggers,
   createTable,
+  recount,
+  ROW_COUNTS_DDL,
+  ROW_COUNTS_FUNCTION,
   DATA_GIN,
   readIndexes,
   readStatistics,
@@ -139,6 +143,41 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<{ indexed: Se
   return { indexed: new Set(indexes.map((i) => i.key).filter((k) => !failed.has(k))), failed: [...failed] };
 }
 
+/**
+ * The row counts (table-sql.ts `ROW_COUNTS`): the table and its trigger function, the function
+ * replaced only when its text changed (two apps starting at once would otherwise race on it).
+ */
+async function syncRowCountsFunction(db: Knex): Promise<void> {
+  for (const ddl of ROW_COUNTS_DDL) await db.raw(ddl);
+  const body = ROW_COUNTS_FUNCTION.slice(
+    ROW_COUNTS_FUNCTION.indexOf('$fn$') + 4,
+    ROW_COUNTS_FUNCTION.lastIndexOf('$fn$'),
+  );
+  const { rows } = await db.raw(`SELECT prosrc FROM pg_proc WHERE proname = 'vellum_count_rows'`);
+  if ((rows as Array<{ prosrc: string }>).some((r) => r.prosrc === body)) return;
+  await db.raw(ROW_COUNTS_FUNCTION);
+}
+
+/**
+ * A table's count triggers, and its counts as they are when they start: under a lock that
+ * holds off writers (and another app's sync) between the count and the triggers.
+ */
+async function syncRowCounts(db: Knex, table: string): Promise<void> {
+  const started = async (): Promise<boolean> =>
+    (
+      await db.raw(
+        `SELECT 1 FROM pg_trigger WHERE tgrelid = quote_ident(?)::regclass AND tgname = 'vellum_count_insert'`,
+        [table],
+      )
+    ).rows.length > 0;
+  if (await started()) return;
+  await db.raw('LOCK TABLE ?? IN SHARE ROW EXCLUSIVE MODE', [table]);
+  if (await started()) return;
+  const counts = recount(table);
+  await db.raw(counts.sql, counts.bindings);
+  for (const trigger of countTriggers(table)) await db.raw(trigger);
+}
+
 const STATISTICS_SUFFIX = '_rs';
 
 /**
@@ -213,6 +252,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
   const { rows: version } = await db.raw(`SELECT current_setting('server_version_num')::int AS v`);
   const expressionStatistics = (version[0] as { v: number }).v >= 140000;
   const unindexed: string[] = [];
+  await syncRowCountsFunction(db);
   for (const ct of contentTypes) {
     const t = ct.collectionName;
     await db.raw(createTable(t));
@@ -224,6 +264,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${SCOPE_COLUMNS}`, [`${t.slice(0, 54)}_scope`, t]);
     await syncSingleTypeIndex(db, ct);
     await syncSearchIndex(db, ct, trigram);
+    await syncRowCounts(db, t);
     const { indexed, failed } = await syncReadIndexes(db, ct);
     if (expressionStatistics) await syncReadStatistics(db, ct, indexed);
     unindexed.push(...failed.map((a) => `${ct.uid}.${a}`));

@@ -196,3 +196,74 @@ export function readIndexes(ct: ContentType): ReadIndex[] {
   }
   return indexes;
 }
+
+/**
+ * Exact row counts per table, locale ('' for none) and status, kept by triggers in the writing
+ * transaction (so a count read in a snapshot is the count of the rows that snapshot sees): an
+ * unfiltered total is a sum over a few rows instead of an index scan of every document. Each
+ * write statement appends its net change per scope (a delta row, no row is updated: concurrent
+ * writers never wait on one another); now and then a writer folds the table's deltas into one
+ * row per scope, one at a time (an advisory lock it does not wait for).
+ */
+export const ROW_COUNTS = 'vellum_row_counts';
+const RC = quote(ROW_COUNTS);
+
+/** The counts table and its index. */
+export const ROW_COUNTS_DDL = [
+  `CREATE TABLE IF NOT EXISTS ${RC} ("tbl" text NOT NULL, "locale" text NOT NULL, "published" boolean NOT NULL, ` +
+    `"n" bigint NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS ${quote(`${ROW_COUNTS}_key`)} ON ${RC} ("tbl", "published", "locale")`,
+];
+
+/** The net change per scope of `rows` (a transition table), signed by `sign`. */
+const deltas = (rows: string, sign: string): string =>
+  `SELECT coalesce(${c('locale')}, '') AS l, ${c('publishedAt')} IS NOT NULL AS p, ${sign} AS d FROM ${rows}`;
+
+/** The trigger function every document table's count triggers run. */
+export const ROW_COUNTS_FUNCTION = `CREATE OR REPLACE FUNCTION vellum_count_rows() RETURNS trigger LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    DELETE FROM ${RC} WHERE "tbl" = TG_TABLE_NAME;
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO ${RC} SELECT TG_TABLE_NAME, l, p, sum(d) FROM (${deltas('new_rows', '1')}) x GROUP BY l, p;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO ${RC} SELECT TG_TABLE_NAME, l, p, sum(d) FROM (${deltas('old_rows', '-1')}) x GROUP BY l, p;
+  ELSE
+    INSERT INTO ${RC} SELECT TG_TABLE_NAME, l, p, sum(d)
+      FROM (${deltas('new_rows', '1')} UNION ALL ${deltas('old_rows', '-1')}) x GROUP BY l, p HAVING sum(d) <> 0;
+  END IF;
+  IF random() < 0.02 AND pg_try_advisory_xact_lock(hashtext(${lit(ROW_COUNTS)}), hashtext(TG_TABLE_NAME)) THEN
+    WITH gone AS (DELETE FROM ${RC} WHERE "tbl" = TG_TABLE_NAME RETURNING "locale", "published", "n")
+    INSERT INTO ${RC} SELECT TG_TABLE_NAME, "locale", "published", sum("n") FROM gone GROUP BY 1, 2, 3;
+  END IF;
+  RETURN NULL;
+END $fn$`;
+
+/** The count triggers of `table` (the names `countTriggers` looks for first). */
+export function countTriggers(table: string): string[] {
+  const t = quote(table);
+  const fn = 'FOR EACH STATEMENT EXECUTE FUNCTION vellum_count_rows()';
+  return [
+    `CREATE TRIGGER "vellum_count_insert" AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows ${fn}`,
+    `CREATE TRIGGER "vellum_count_update" AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows ${fn}`,
+    `CREATE TRIGGER "vellum_count_delete" AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows ${fn}`,
+    `CREATE TRIGGER "vellum_count_truncate" AFTER TRUNCATE ON ${t} ${fn}`,
+  ];
+}
+
+/** The counts of `table`'s rows as they are now, replacing any: for a table the triggers start on. */
+export const recount = (table: string): SqlFragment =>
+  fragment(
+    `WITH gone AS (DELETE FROM ${RC} WHERE "tbl" = ?) INSERT INTO ${RC} ` +
+      `SELECT ?, coalesce(${c('locale')}, ''), ${c('publishedAt')} IS NOT NULL, count(*) FROM ${quote(table)} GROUP BY 2, 3`,
+    [table, table],
+  );
+
+/** How many rows of `table` are published (or drafts), of `locale` when given (undefined: every locale). */
+export const countedRows = (table: string, published: boolean, locale: string | undefined): SqlFragment =>
+  fragment(
+    `SELECT coalesce(sum("n"), 0) FROM ${RC} WHERE "tbl" = ? AND "published" = ?${locale === undefined ? '' : ' AND "locale" = ?'}`,
+    locale === undefined ? [table, published] : [table, published, locale],
+  );
