@@ -220,7 +220,8 @@ const deltas = (rows: string, sign: string): string =>
   `SELECT coalesce(${c('locale')}, '') AS l, ${c('publishedAt')} IS NOT NULL AS p, ${sign} AS d FROM ${rows}`;
 
 /** The trigger function every document table's count triggers run. */
-export const ROW_COUNTS_FUNCTION = `CREATE OR REPLACE FUNCTION vellum_count_rows() RETURNS trigger LANGUAGE plpgsql AS $fn$
+export const ROW_COUNTS_FUNCTION = `CREATE OR REPLACE FUNCTION vellum_count_rows() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     DELETE FROM ${RC} WHERE "tbl" = TG_TABLE_NAME;
@@ -247,7 +248,8 @@ export function countTriggers(table: string): string[] {
   const fn = 'FOR EACH STATEMENT EXECUTE FUNCTION vellum_count_rows()';
   return [
     `CREATE TRIGGER "vellum_count_insert" AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows ${fn}`,
-    `CREATE TRIGGER "vellum_count_update" AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows ${fn}`,
+    `CREATE TRIGGER "vellum_count_update" AFTER UPDATE ON ${t} ` +
+      `REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows ${fn}`,
     `CREATE TRIGGER "vellum_count_delete" AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows ${fn}`,
     `CREATE TRIGGER "vellum_count_truncate" AFTER TRUNCATE ON ${t} ${fn}`,
   ];
@@ -257,13 +259,15 @@ export function countTriggers(table: string): string[] {
 export const recount = (table: string): SqlFragment =>
   fragment(
     `WITH gone AS (DELETE FROM ${RC} WHERE "tbl" = ?) INSERT INTO ${RC} ` +
-      `SELECT ?, coalesce(${c('locale')}, ''), ${c('publishedAt')} IS NOT NULL, count(*) FROM ${quote(table)} GROUP BY 2, 3`,
+      `SELECT ?, coalesce(${c('locale')}, ''), ${c('publishedAt')} IS NOT NULL, count(*) ` +
+      `FROM ${quote(table)} GROUP BY 2, 3`,
     [table, table],
   );
 
 /** How many rows of `table` are published (or drafts), of `locale` when given (undefined: every locale). */
 export const countedRows = (table: string, published: boolean, locale: string | undefined): SqlFragment =>
   fragment(
-    `SELECT coalesce(sum("n"), 0) FROM ${RC} WHERE "tbl" = ? AND "published" = ?${locale === undefined ? '' : ' AND "locale" = ?'}`,
+    `SELECT coalesce(sum("n"), 0) FROM ${RC} WHERE "tbl" = ? AND "published" = ?` +
+      (locale === undefined ? '' : ' AND "locale" = ?'),
     locale === undefined ? [table, published] : [table, published, locale],
   );
