@@ -175,7 +175,11 @@ async function syncRowCounts(db: Knex, table: string): Promise<void> {
   if (await started()) return;
   const counts = recount(table);
   await db.raw(counts.sql, counts.bindings);
-  for (const trigger of countTriggers(table)) await db.raw(trigger);
+  for (const { name, create } of countTriggers(table)) {
+    // one left from a partial removal would make its CREATE fail
+    await db.raw('DROP TRIGGER IF EXISTS ?? ON ??', [name, table]);
+    await db.raw(create);
+  }
 }
 
 const STATISTICS_SUFFIX = '_rs';

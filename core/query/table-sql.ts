@@ -242,17 +242,26 @@ BEGIN
   RETURN NULL;
 END $fn$`;
 
-/** The count triggers of `table` (the names `countTriggers` looks for first). */
-export function countTriggers(table: string): string[] {
+/** The count triggers of `table`: each one's name and its CREATE statement. */
+export function countTriggers(table: string): Array<{ name: string; create: string }> {
   const t = quote(table);
   const fn = 'FOR EACH STATEMENT EXECUTE FUNCTION vellum_count_rows()';
-  return [
-    `CREATE TRIGGER "vellum_count_insert" AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows ${fn}`,
-    `CREATE TRIGGER "vellum_count_update" AFTER UPDATE ON ${t} ` +
-      `REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows ${fn}`,
-    `CREATE TRIGGER "vellum_count_delete" AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows ${fn}`,
-    `CREATE TRIGGER "vellum_count_truncate" AFTER TRUNCATE ON ${t} ${fn}`,
-  ];
+  const on: Record<string, string> = {
+    vellum_count_insert: 'INSERT',
+    vellum_count_update: 'UPDATE',
+    vellum_count_delete: 'DELETE',
+    vellum_count_truncate: 'TRUNCATE',
+  };
+  const transitions: Record<string, string> = {
+    INSERT: 'REFERENCING NEW TABLE AS new_rows ',
+    UPDATE: 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows ',
+    DELETE: 'REFERENCING OLD TABLE AS old_rows ',
+    TRUNCATE: '',
+  };
+  return Object.entries(on).map(([name, event]) => ({
+    name,
+    create: `CREATE TRIGGER ${quote(name)} AFTER ${event} ON ${t} ${transitions[event]}${fn}`,
+  }));
 }
 
 /** The counts of `table`'s rows as they are now, replacing any: for a table the triggers start on. */

@@ -196,6 +196,15 @@ describe('the row counts behind an unfiltered total', () => {
       INSERT INTO vellum_row_counts SELECT 'articles', locale, published, sum(n) FROM gone GROUP BY 1, 2, 3`);
     expect(await totals()).toEqual(await counted());
   });
+
+  it('are counted again by the sync when a table has lost its count trigger', async () => {
+    await t.sql.raw('DROP TRIGGER vellum_count_insert ON articles');
+    await t.sql.raw(`DELETE FROM vellum_row_counts WHERE tbl = 'articles'`);
+    await t.sql.transaction((trx) => syncTables(trx, [t.app.registry.contentType('api::article.article')]));
+    expect(await totals()).toEqual(await counted());
+    expect((await t.request('POST', '/api/articles', { data: { title: 'After' } })).status).toBe(201);
+    expect(await totals()).toEqual(await counted());
+  });
 });
 
 describe('the sync', () => {
