@@ -44,10 +44,13 @@ export function createConnection(options: {
   // startup parameters: every pooled connection has them from its first statement, at no extra round trip
   const timeout = options.statementTimeout ? { statement_timeout: options.statementTimeout } : {};
   const named = options.applicationName ? { application_name: options.applicationName } : {};
+  // on any server: no JIT compilation, which costs more than the short statements Vellum sends
+  // (DESIGN.md, "PostgreSQL settings and indexes"); a URL's own `options` win
+  const session = { options: '-c jit=off' };
   const { cancellation } = options;
   const db = knexFactory({
     client: 'pg',
-    connection: { ...connection, ...timeout, ...named, types } as Knex.PgConnectionConfig,
+    connection: { ...session, ...connection, ...timeout, ...named, types } as Knex.PgConnectionConfig,
     pool: {
       min: options.pool?.min ?? 0,
       max: options.pool?.max ?? 10,

@@ -85,6 +85,25 @@ export interface EmbeddedPostgresHandle {
 
 const USER = 'postgres';
 // The builtin provider gives C.UTF-8 semantics without depending on which OS locales exist.
+/**
+ * Settings for what Vellum sends: many short statements, each reading a page of documents,
+ * from a few connections on a small machine with an SSD. DESIGN.md ("PostgreSQL settings and
+ * indexes") justifies each one.
+ */
+const OLTP_FLAGS = [
+  // compiling a statement to machine code costs tens of milliseconds, more than any page read
+  'jit=off',
+  // analyze and vacuum a table a second after a burst of writes made them due, not a minute
+  'autovacuum_naptime=1s',
+  // an autovacuum after a 100k-row seed sets the visibility map in seconds, not half a minute
+  'autovacuum_vacuum_cost_limit=2000',
+  // on an SSD a random page costs about what a sequential one does: index scans are priced as such
+  'random_page_cost=1.1',
+  'effective_io_concurrency=64',
+  // concurrent requests already use every core; a parallel plan only adds start-up cost to each
+  'max_parallel_workers_per_gather=0',
+];
+
 const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'];
 const exec = promisify(execFile);
 const defaultLog: EmbeddedPostgresLog = {
@@ -139,7 +158,14 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
 
   // No unix socket: avoids /tmp lock-file clashes between clusters and socket path-length limits.
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...(opts.postgresFlags ?? [])];
+  const flags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    ...OLTP_FLAGS.flatMap((f) => ['-c', f]),
+    ...(opts.postgresFlags ?? []),
+  ];
   const launch = (port: number): Promise<ChildProcess> => {
     tail.length = 0;
     return startPostmaster({ bins, clusterDir, ids, onLog, port, flags });

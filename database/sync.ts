@@ -5,8 +5,14 @@ import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
 import {
   CREATE_RANK_SEQUENCE,
+  countTriggers,
   createTable,
+  recount,
+  ROW_COUNTS_DDL,
+  ROW_COUNTS_FUNCTION,
   DATA_GIN,
+  readIndexes,
+  readStatistics,
   SCOPE_COLUMNS,
   SINGLE_TYPE_KEY,
   uniqueIndex,
@@ -58,6 +64,15 @@ async function syncSingleTypeIndex(db: Knex, ct: ContentType): Promise<void> {
 
 const SEARCH_SUFFIX = '_search';
 
+/** The names of `table`'s indexes that end with `suffix` (`_` in it taken literally). */
+async function indexesEndingWith(db: Knex, table: string, suffix: string): Promise<string[]> {
+  const { rows } = await db.raw(
+    `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname LIKE ?`,
+    [table, `%${suffix.replace(/_/g, '\\_')}`],
+  );
+  return (rows as Array<{ indexname: string }>).map((r) => r.indexname);
+}
+
 /**
  * pg_trgm, whose GIN operator class lets an index answer `ILIKE '%…%'` (`_q`). PostgreSQL 13+
  * lets a database owner create it (it is a trusted extension); where that fails (an older
@@ -86,21 +101,138 @@ async function syncSearchIndex(db: Knex, ct: ContentType, trigram: boolean): Pro
   const t = ct.collectionName;
   const expression = searchText(ct);
   const index = trigram ? `${t.slice(0, 40)}_${short(expression)}${SEARCH_SUFFIX}` : undefined;
-  const existing = await db.raw(
-    `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname LIKE ?`,
-    [t, `%\\${SEARCH_SUFFIX}`],
-  );
-  for (const { indexname } of existing.rows as Array<{ indexname: string }>) {
+  for (const indexname of await indexesEndingWith(db, t, SEARCH_SUFFIX)) {
     if (indexname !== index) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
   }
   // DDL takes no bind parameters: the expression holds only our column names and schema-checked attribute names
   if (index) await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? USING gin (${expression} gin_trgm_ops)`, [index, t]);
 }
 
+const READ_SUFFIX = '_rx';
+
+/** Name of a read index (see `readIndexes`): its key, and a hash of its definition (under 63 bytes). */
+export const readIndexName = (table: string, key: string, definition: string): string =>
+  `${table.slice(0, 30)}_${key.slice(0, 16)}_${short(`${table}:${definition}`)}${READ_SUFFIX}`.toLowerCase();
+
+/**
+ * The read indexes of one table, as the schema makes them now: those of a definition no
+ * longer made (an attribute removed, retyped, made private, a type no longer localized) are
+ * dropped, new ones built; the unchanged ones are left as they are. An index whose expression
+ * fails on a stored row (an attribute retyped from string to integer over rows holding text) is
+ * not built: reads work without it, and the start does not fail. Answers the attributes whose
+ * indexes all exist.
+ */
+async function syncReadIndexes(db: Knex, ct: ContentType): Promise<{ indexed: Set<string>; failed: string[] }> {
+  const t = ct.collectionName;
+  const indexes = readIndexes(ct).map((i) => ({ ...i, name: readIndexName(t, i.key, i.definition) }));
+  const wanted = new Set(indexes.map((i) => i.name));
+  for (const indexname of await indexesEndingWith(db, t, READ_SUFFIX)) {
+    if (!wanted.has(indexname)) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
+  }
+  const failed = new Set<string>();
+  for (const { key, name, definition } of indexes) {
+    try {
+      // in a savepoint: the sync is one transaction. DDL takes no bind parameters: the definition
+      // holds our column names and schema-checked attribute names
+      await db.transaction((sp) => sp.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${definition}`, [name, t]));
+    } catch (err) {
+      // class 22: a stored value the expression cannot cast
+      if (!String((err as { code?: string }).code).startsWith('22')) throw err;
+      failed.add(key);
+    }
+  }
+  return { indexed: new Set(indexes.map((i) => i.key).filter((k) => !failed.has(k))), failed: [...failed] };
+}
+
+/**
+ * The row counts (table-sql.ts `ROW_COUNTS`): the table and its trigger function, the function
+ * replaced only when its text changed (two apps starting at once would otherwise race on it).
+ */
+async function syncRowCountsFunction(db: Knex): Promise<void> {
+  for (const ddl of ROW_COUNTS_DDL) await db.raw(ddl);
+  const body = ROW_COUNTS_FUNCTION.slice(
+    ROW_COUNTS_FUNCTION.indexOf('$fn$') + 4,
+    ROW_COUNTS_FUNCTION.lastIndexOf('$fn$'),
+  );
+  const { rows } = await db.raw(`SELECT prosrc FROM pg_proc WHERE proname = 'vellum_count_rows'`);
+  if ((rows as Array<{ prosrc: string }>).some((r) => r.prosrc === body)) return;
+  await db.raw(ROW_COUNTS_FUNCTION);
+}
+
+/**
+ * A table's count triggers, and its counts as they are when they start: under a lock that
+ * holds off writers (and another app's sync) between the count and the triggers.
+ */
+async function syncRowCounts(db: Knex, table: string): Promise<void> {
+  const started = async (): Promise<boolean> =>
+    (
+      await db.raw(
+        `SELECT 1 FROM pg_trigger WHERE tgrelid = quote_ident(?)::regclass AND tgname = 'vellum_count_insert'`,
+        [table],
+      )
+    ).rows.length > 0;
+  if (await started()) return;
+  await db.raw('LOCK TABLE ?? IN SHARE ROW EXCLUSIVE MODE', [table]);
+  if (await started()) return;
+  const counts = recount(table);
+  await db.raw(counts.sql, counts.bindings);
+  for (const { name, create } of countTriggers(table)) {
+    // one left from a partial removal would make its CREATE fail
+    await db.raw('DROP TRIGGER IF EXISTS ?? ON ??', [name, table]);
+    await db.raw(create);
+  }
+}
+
+const STATISTICS_SUFFIX = '_rs';
+
+/**
+ * The expression statistics of one table's read indexes (PostgreSQL 14+; older servers plan
+ * without them), kept in step with the schema as the indexes are: named by a hash of the
+ * expression, the unknown ones dropped.
+ */
+async function syncReadStatistics(db: Knex, ct: ContentType, indexed: Set<string>): Promise<void> {
+  const t = ct.collectionName;
+  // only over expressions an index proves every row can compute: ANALYZE fails on one that cannot
+  const wanted = new Map(
+    readStatistics(ct)
+      .filter((s) => indexed.has(s.key))
+      .map((s) => [readIndexName(t, s.key, s.definition).replace(/_rx$/, STATISTICS_SUFFIX), s.definition]),
+  );
+  const { rows } = await db.raw(
+    `SELECT stxname FROM pg_statistic_ext WHERE stxrelid = quote_ident(?)::regclass AND stxname LIKE ?`,
+    [t, `%\\${STATISTICS_SUFFIX}`],
+  );
+  for (const { stxname } of rows as Array<{ stxname: string }>) {
+    if (!wanted.has(stxname)) await db.raw(`DROP STATISTICS IF EXISTS ??`, [stxname]);
+  }
+  // DDL takes no bind parameters: the expression holds our column names and schema-checked attribute names
+  for (const [name, expression] of wanted)
+    await db.raw(`CREATE STATISTICS IF NOT EXISTS ?? ON ${expression} FROM ??`, [name, t]);
+}
+
+/**
+ * Autovacuum for document tables, which grow by bursts (a seed, an import): PostgreSQL's
+ * defaults wait for 10% (analyze) or 20% (vacuum after inserts) of the table to change, so the
+ * statistics of a table seeded from empty lag behind it by up to a fifth, and the visibility
+ * map (which index-only counts need) is set late. 2% plus a floor makes a burst's analyze and
+ * vacuum follow it at the next autovacuum round (database/embedded.ts: every second), while a
+ * trickle of writes to a large table does not analyze it at each round. DESIGN.md justifies
+ * each value.
+ */
+const AUTOVACUUM = [
+  'autovacuum_analyze_scale_factor = 0.02',
+  'autovacuum_analyze_threshold = 200',
+  'autovacuum_vacuum_scale_factor = 0.05',
+  'autovacuum_vacuum_insert_scale_factor = 0.02',
+  'autovacuum_vacuum_insert_threshold = 500',
+].join(', ');
+
 /** What the sync could set up. */
 export interface SyncReport {
   /** false: pg_trgm could not be created, `_q` reads without an index */
   searchIndexes: boolean;
+  /** `uid.attribute` of the attributes left without read indexes: a stored value their expression cannot cast */
+  unindexed: string[];
 }
 
 /**
@@ -123,27 +255,31 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
   await db.raw(`CREATE SEQUENCE IF NOT EXISTS ${COMPONENT_ID_SEQUENCE}`);
   await db.raw(CREATE_RANK_SEQUENCE);
   const trigram = await ensureTrigram(db);
+  const { rows: version } = await db.raw(`SELECT current_setting('server_version_num')::int AS v`);
+  const expressionStatistics = (version[0] as { v: number }).v >= 140000;
+  const unindexed: string[] = [];
+  await syncRowCountsFunction(db);
   for (const ct of contentTypes) {
     const t = ct.collectionName;
     await db.raw(createTable(t));
     // new tables and those created before this setting existed alike (it applies to rows written later)
-    await db.raw(`ALTER TABLE ?? SET (toast_tuple_target = ${TOAST_TUPLE_TARGET})`, [t]);
+    await db.raw(`ALTER TABLE ?? SET (toast_tuple_target = ${TOAST_TUPLE_TARGET}, ${AUTOVACUUM})`, [t]);
     await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${VERSION_KEY}`, [`${t.slice(0, 50)}_version_key`, t]);
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${DATA_GIN}`, [`${t.slice(0, 54)}_data_gin`, t]);
     // every read is scoped by locale and status: counts become index-only scans
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${SCOPE_COLUMNS}`, [`${t.slice(0, 54)}_scope`, t]);
     await syncSingleTypeIndex(db, ct);
     await syncSearchIndex(db, ct, trigram);
+    await syncRowCounts(db, t);
+    const { indexed, failed } = await syncReadIndexes(db, ct);
+    if (expressionStatistics) await syncReadStatistics(db, ct, indexed);
+    unindexed.push(...failed.map((a) => `${ct.uid}.${a}`));
 
     const wanted = new Map<string, string>();
     for (const [name, attr] of Object.entries(ct.attributes)) {
       if ('unique' in attr && attr.unique) wanted.set(uniqueIndexName(t, name), name);
     }
-    const existing = await db.raw(
-      `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND indexname LIKE ?`,
-      [t, `%${UNIQUE_SUFFIX}`],
-    );
-    for (const { indexname } of existing.rows as Array<{ indexname: string }>) {
+    for (const indexname of await indexesEndingWith(db, t, UNIQUE_SUFFIX)) {
       // a `unique` removed from the schema must stop being enforced
       if (!wanted.has(indexname)) await db.raw(`DROP INDEX IF EXISTS ??`, [indexname]);
     }
@@ -151,5 +287,5 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
       await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${uniqueIndex(attribute)}`, [index, t]);
     }
   }
-  return { searchIndexes: trigram };
+  return { searchIndexes: trigram, unindexed };
 }

@@ -267,6 +267,11 @@ export async function createApp(options: AppOptions): Promise<App> {
       await trx.raw('SET LOCAL statement_timeout = 0');
       return syncTables(trx, registry.contentTypes());
     });
+    if (synced.unindexed.length > 0) {
+      log.warn(
+        `no read index for ${synced.unindexed.join(', ')}: a stored value does not cast to the attribute's type`,
+      );
+    }
     if (!synced.searchIndexes) {
       log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
     }

@@ -1,8 +1,10 @@
 /**
  * Compiling a FilterNode to one SQL condition over the JSONB rows, with Strapi's semantics on
- * PostgreSQL (strapi-facts §2). Values are always bound. Where a form the GIN
- * `jsonb_path_ops` index on `data` can serve means exactly the same (equality of a scalar
- * attribute), that form is used.
+ * PostgreSQL (strapi-facts §2). Values are always bound. Equality (`$eq`, `$in`) on an
+ * attribute with read indexes (table-sql.ts `readIndexes`) compares the indexed expression,
+ * which a btree serves and whose statistics give the planner the rows it matches; on other
+ * scalar attributes it is a containment (`data @> …`), which means exactly the same and the
+ * GIN `jsonb_path_ops` index on `data` serves.
  */
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
@@ -18,6 +20,7 @@ import {
   type SqlFragment,
 } from './sql.ts';
 import { isJsonField } from './fields.ts';
+import { hasReadIndex } from './table-sql.ts';
 import { compileDeep } from './filters-deep-sql.ts';
 import type { FieldRef, FilterCondition, FilterNode, FilterValue, TextOperator } from './types.ts';
 
@@ -45,8 +48,17 @@ function contains(src: Source, f: FieldRef, value: FilterValue): SqlFragment {
   return { sql: `${d.sql} @> ?::jsonb`, bindings: [...d.bindings, JSON.stringify({ [f.name]: value })] };
 }
 
-/** Scalar attributes, whose equality containment expresses exactly (JSON values need more). */
-const containable = (f: FieldRef): boolean => f.kind === 'attribute' && !isJsonField(f);
+/**
+ * Scalar attributes, whose equality containment expresses exactly (JSON values need more),
+ * unless a read index serves the plain comparison.
+ */
+const containable = (f: FieldRef, indexed: boolean): boolean => f.kind === 'attribute' && !isJsonField(f) && !indexed;
+
+/** Whether `f`, read from a document row of `ctx.uid`, has read indexes on that row's table. */
+function indexed(ctx: CompileContext, f: FieldRef): boolean {
+  if (f.kind !== 'attribute' || ctx.source.kind === 'instance' || !ctx.registry.hasContentType(ctx.uid)) return false;
+  return hasReadIndex(f.name, ctx.registry.contentType(ctx.uid).attributes[f.name]);
+}
 
 function compare(src: Source, f: FieldRef, op: string, value: FilterValue): SqlFragment {
   const left = typedExpr(src, f);
@@ -59,9 +71,9 @@ function isNull(src: Source, f: FieldRef, wanted: boolean): SqlFragment {
   return { sql: `${t.sql} IS ${wanted ? '' : 'NOT '}NULL`, bindings: t.bindings };
 }
 
-function equals(src: Source, f: FieldRef, value: FilterValue): SqlFragment {
+function equals(src: Source, f: FieldRef, value: FilterValue, indexed: boolean): SqlFragment {
   if (value === null) return isNull(src, f, true);
-  if (containable(f)) return contains(src, f, value);
+  if (containable(f, indexed)) return contains(src, f, value);
   if (isJsonField(f)) {
     // containment first lets the index narrow the rows; the equality makes it exact
     const exact = compare(src, f, '=', value);
@@ -71,10 +83,10 @@ function equals(src: Source, f: FieldRef, value: FilterValue): SqlFragment {
   return compare(src, f, '=', value);
 }
 
-function inList(src: Source, f: FieldRef, values: FilterValue[], negate: boolean): SqlFragment {
+function inList(src: Source, f: FieldRef, values: FilterValue[], negate: boolean, indexed: boolean): SqlFragment {
   // knex's answer to an empty list (`1 = 0` / `1 = 1`), which Strapi inherits
   if (values.length === 0) return negate ? TRUE : FALSE;
-  if (!negate && containable(f)) {
+  if (!negate && containable(f, indexed)) {
     // one containment per value, so the index serves each; for non-null scalars this is IN
     const any = joinFragments(
       values.map((v) => contains(src, f, v)),
@@ -118,14 +130,14 @@ function text(src: Source, f: FieldRef, operator: TextOperator, value: string): 
   return { sql: `${left} ${op} ${right}`, bindings: [...t.bindings, pattern(value)] };
 }
 
-function condition(src: Source, c: FilterCondition): SqlFragment {
+function condition(src: Source, c: FilterCondition, indexed: boolean): SqlFragment {
   switch (c.operator) {
     case '$null':
       return isNull(src, c.field, c.value);
     case '$notNull':
       return isNull(src, c.field, !c.value);
     case '$eq':
-      return equals(src, c.field, c.value);
+      return equals(src, c.field, c.value, indexed);
     // plain `<>`: like Strapi's, it leaves out rows where the attribute is null
     case '$ne':
       return c.value === null ? isNull(src, c.field, false) : compare(src, c.field, '<>', c.value);
@@ -138,9 +150,9 @@ function condition(src: Source, c: FilterCondition): SqlFragment {
     case '$gte':
       return compare(src, c.field, '>=', c.value);
     case '$in':
-      return inList(src, c.field, c.value, false);
+      return inList(src, c.field, c.value, false, indexed);
     case '$notIn':
-      return inList(src, c.field, c.value, true);
+      return inList(src, c.field, c.value, true, indexed);
     case '$between': {
       const left = typedExpr(src, c.field);
       const [low, high] = c.value.map((v) => placeholder(c.field, v));
@@ -173,11 +185,30 @@ export function compileFilters(node: FilterNode, ctx: CompileContext): SqlFragme
       // neither true nor false, as SQL reads a missing value: NOT keeps it from matching too
       return { sql: '(NULL::boolean)', bindings: [] };
     case 'condition': {
-      const c = condition(ctx.source, node);
+      const c = condition(ctx.source, node, indexed(ctx, node.field));
       return { sql: `(${c.sql})`, bindings: c.bindings };
     }
     default:
       return compileDeep(node, ctx, compileFilters);
+  }
+}
+
+/**
+ * Whether `node` tests only its row's own fields (no relation, media or component step): such a
+ * filter is cheap to evaluate twice, and each evaluation can use the row's indexes.
+ */
+export function readsOnlyItsRow(node: FilterNode): boolean {
+  switch (node.type) {
+    case 'and':
+    case 'or':
+      return node.nodes.every(readsOnlyItsRow);
+    case 'not':
+      return readsOnlyItsRow(node.node);
+    case 'absent':
+    case 'condition':
+      return true;
+    default:
+      return false;
   }
 }
 

@@ -1,7 +1,9 @@
 /**
- * SQL for the fields a filter or sort reads. Attribute names and values are always bound
- * parameters; only identifiers we produce ourselves (aliases, column and table names) are
- * spliced in.
+ * SQL for the fields a filter or sort reads. Values are always bound parameters. Identifiers
+ * we produce ourselves (aliases, column and table names) are spliced in quoted; attribute
+ * names, which the schema checked, are spliced in as string literals (`lit`), so the
+ * expressions are those of the indexes database/sync.ts builds from the schema (a bound
+ * `data->>$1` matches no expression index, nor can a generic plan ever use one).
  */
 import type { Knex } from 'knex';
 import type { FieldRef, SystemField } from './types.ts';
@@ -31,6 +33,9 @@ export interface InstanceSource extends SqlFragment {
 export type Source = RowSource | InstanceSource;
 
 export const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
+
+/** A string literal (`'it''s'`): standard_conforming_strings is on since PostgreSQL 9.1, so only `'` is special. */
+export const lit = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * `alias.column`, both quoted. Every name the compilers splice is quoted, the aliases they
@@ -88,10 +93,10 @@ function systemColumn(src: Source, name: SystemField): SqlFragment & { json?: bo
   return { sql: `${src.sql}->>'id'`, bindings: src.bindings, json: true };
 }
 
-/** `<data>->>?` for an attribute. */
+/** `<data>->>'name'` for an attribute. */
 function text(src: Source, name: string): SqlFragment {
   const d = dataOf(src);
-  return { sql: `${d.sql}->>?`, bindings: [...d.bindings, name] };
+  return { sql: `${d.sql}->>${lit(name)}`, bindings: d.bindings };
 }
 
 /** The field as a value of its type, for comparisons and ORDER BY. */
@@ -105,7 +110,7 @@ export function typedExpr(src: Source, f: FieldRef): SqlFragment {
   if (f.type === 'json' || f.type === 'blocks') {
     // a JSON null counts as no value, as for every other type (`$ne` leaves it out)
     const d = dataOf(src);
-    return { sql: `NULLIF(${d.sql}->?, 'null'::jsonb)`, bindings: [...d.bindings, f.name] };
+    return { sql: `NULLIF(${d.sql}->${lit(f.name)}, 'null'::jsonb)`, bindings: d.bindings };
   }
   // numbers (biginteger too: stored as a digit string) compare exactly as numeric; booleans as
   // booleans; strings, and dates/times whose stored ISO forms sort as their text, as text

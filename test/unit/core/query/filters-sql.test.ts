@@ -25,50 +25,63 @@ function where(filters: unknown, alias?: string): { sql: string; bindings: unkno
 }
 
 describe('applyFilters: SQL per operator', () => {
-  it('$eq on a scalar is a containment the GIN index serves', () => {
-    expect(where({ title: 'x' })).toEqual({ sql: '("data" @> $1::jsonb)', bindings: ['{"title":"x"}'] });
-    expect(where({ views: { $eq: '12' } })).toEqual({ sql: '("data" @> $1::jsonb)', bindings: ['{"views":12}'] });
-    expect(where({ isFeatured: 'true' }).bindings).toEqual(['{"isFeatured":true}']);
+  it('$eq compares the read index expression where there is one, else is a containment the GIN index serves', () => {
+    expect(where({ title: 'x' })).toEqual({ sql: `("data"->>'title' = $1::text)`, bindings: ['x'] });
+    expect(where({ views: { $eq: '12' } })).toEqual({
+      sql: `(("data"->>'views')::numeric = $1::numeric)`,
+      bindings: ['12'],
+    });
+    expect(where({ isFeatured: 'true' })).toEqual({
+      sql: `(("data"->>'isFeatured')::boolean = $1::boolean)`,
+      bindings: [true],
+    });
+    // unbounded text (no maxLength) has no read index
+    expect(where({ summary: 'x' })).toEqual({ sql: '("data" @> $1::jsonb)', bindings: ['{"summary":"x"}'] });
+    expect(where({ slug: { $eq: 'a' } }).bindings).toEqual(['{"slug":"a"}']);
   });
 
   it('$eq null / $ne null / $null / $notNull read the text, NULL for absent and JSON null', () => {
-    expect(where({ rating: null })).toEqual({ sql: '("data"->>$1 IS NULL)', bindings: ['rating'] });
-    expect(where({ rating: { $ne: null } })).toEqual({ sql: '("data"->>$1 IS NOT NULL)', bindings: ['rating'] });
-    expect(where({ rating: { $null: 'true' } }).sql).toBe('("data"->>$1 IS NULL)');
-    expect(where({ rating: { $null: 'false' } }).sql).toBe('("data"->>$1 IS NOT NULL)');
-    expect(where({ rating: { $notNull: true } }).sql).toBe('("data"->>$1 IS NOT NULL)');
-    expect(where({ rating: { $notNull: false } }).sql).toBe('("data"->>$1 IS NULL)');
+    expect(where({ rating: null })).toEqual({ sql: `("data"->>'rating' IS NULL)`, bindings: [] });
+    expect(where({ rating: { $ne: null } })).toEqual({ sql: `("data"->>'rating' IS NOT NULL)`, bindings: [] });
+    expect(where({ rating: { $null: 'true' } }).sql).toBe(`("data"->>'rating' IS NULL)`);
+    expect(where({ rating: { $null: 'false' } }).sql).toBe(`("data"->>'rating' IS NOT NULL)`);
+    expect(where({ rating: { $notNull: true } }).sql).toBe(`("data"->>'rating' IS NOT NULL)`);
+    expect(where({ rating: { $notNull: false } }).sql).toBe(`("data"->>'rating' IS NULL)`);
   });
 
   it('comparisons cast per type', () => {
     expect(where({ views: { $ne: '3' } })).toEqual({
-      sql: '(("data"->>$1)::numeric <> $2::numeric)',
-      bindings: ['views', '3'],
+      sql: `(("data"->>'views')::numeric <> $1::numeric)`,
+      bindings: ['3'],
     });
     expect(where({ rating: { $lt: '4.5' } })).toEqual({
-      sql: '(("data"->>$1)::numeric < $2::numeric)',
-      bindings: ['rating', '4.5'],
+      sql: `(("data"->>'rating')::numeric < $1::numeric)`,
+      bindings: ['4.5'],
     });
-    expect(where({ price: { $lte: 1 } }).sql).toBe('(("data"->>$1)::numeric <= $2::numeric)');
+    expect(where({ price: { $lte: 1 } }).sql).toBe(`(("data"->>'price')::numeric <= $1::numeric)`);
     expect(where({ isFeatured: { $gt: 'false' } })).toEqual({
-      sql: '(("data"->>$1)::boolean > $2::boolean)',
-      bindings: ['isFeatured', false],
+      sql: `(("data"->>'isFeatured')::boolean > $1::boolean)`,
+      bindings: [false],
     });
     expect(where({ publishDate: { $gte: '2024-01-01' } })).toEqual({
-      sql: '("data"->>$1 >= $2::text)',
-      bindings: ['publishDate', '2024-01-01'],
+      sql: `("data"->>'publishDate' >= $1::text)`,
+      bindings: ['2024-01-01'],
     });
-    expect(where({ title: { $ne: 'x' } }).sql).toBe('("data"->>$1 <> $2::text)');
+    expect(where({ title: { $ne: 'x' } }).sql).toBe(`("data"->>'title' <> $1::text)`);
   });
 
-  it('$in is one containment per value; $notIn is NOT IN; empty lists are constants', () => {
+  it('$in is IN where indexed, else a containment per value; $notIn is NOT IN; empty lists are constants', () => {
     expect(where({ views: ['1', '2'] })).toEqual({
+      sql: `(("data"->>'views')::numeric IN ($1::numeric, $2::numeric))`,
+      bindings: ['1', '2'],
+    });
+    expect(where({ slug: ['a', 'b'] })).toEqual({
       sql: '(("data" @> $1::jsonb OR "data" @> $2::jsonb))',
-      bindings: ['{"views":1}', '{"views":2}'],
+      bindings: ['{"slug":"a"}', '{"slug":"b"}'],
     });
     expect(where({ views: { $notIn: ['1', '2'] } })).toEqual({
-      sql: '(("data"->>$1)::numeric NOT IN ($2::numeric, $3::numeric))',
-      bindings: ['views', '1', '2'],
+      sql: `(("data"->>'views')::numeric NOT IN ($1::numeric, $2::numeric))`,
+      bindings: ['1', '2'],
     });
     expect(where({ views: { $in: [] } }).sql).toBe('(FALSE)');
     expect(where({ views: { $notIn: [] } }).sql).toBe('(TRUE)');
@@ -76,42 +89,42 @@ describe('applyFilters: SQL per operator', () => {
 
   it('$between is inclusive BETWEEN', () => {
     expect(where({ views: { $between: ['1', '9'] } })).toEqual({
-      sql: '(("data"->>$1)::numeric BETWEEN $2::numeric AND $3::numeric)',
-      bindings: ['views', '1', '9'],
+      sql: `(("data"->>'views')::numeric BETWEEN $1::numeric AND $2::numeric)`,
+      bindings: ['1', '9'],
     });
   });
 
   it('text operators: LIKE, LOWER for the i variants, % and _ unescaped, a trailing backslash kept literal', () => {
     expect(where({ title: { $contains: 'a_b%' } })).toEqual({
-      sql: '("data"->>$1 LIKE $2::text)',
-      bindings: ['title', '%a_b%%'],
+      sql: `("data"->>'title' LIKE $1::text)`,
+      bindings: ['%a_b%%'],
     });
-    expect(where({ title: { $notContains: 'a' } }).sql).toBe('("data"->>$1 NOT LIKE $2::text)');
+    expect(where({ title: { $notContains: 'a' } }).sql).toBe(`("data"->>'title' NOT LIKE $1::text)`);
     expect(where({ title: { $containsi: 'A' } })).toEqual({
-      sql: '(LOWER("data"->>$1) LIKE LOWER($2::text))',
-      bindings: ['title', '%A%'],
+      sql: `(LOWER("data"->>'title') LIKE LOWER($1::text))`,
+      bindings: ['%A%'],
     });
-    expect(where({ title: { $notContainsi: 'A' } }).sql).toBe('(LOWER("data"->>$1) NOT LIKE LOWER($2::text))');
-    expect(where({ title: { $startsWith: 'a' } }).bindings).toEqual(['title', 'a%']);
-    expect(where({ title: { $startsWithi: 'a' } }).sql).toBe('(LOWER("data"->>$1) LIKE LOWER($2::text))');
-    expect(where({ title: { $endsWith: 'a' } }).bindings).toEqual(['title', '%a']);
-    expect(where({ title: { $endsWithi: 'a\\' } }).bindings).toEqual(['title', '%a\\\\']);
-    expect(where({ title: { $endsWith: 'a\\\\' } }).bindings).toEqual(['title', '%a\\\\']);
+    expect(where({ title: { $notContainsi: 'A' } }).sql).toBe(`(LOWER("data"->>'title') NOT LIKE LOWER($1::text))`);
+    expect(where({ title: { $startsWith: 'a' } }).bindings).toEqual(['a%']);
+    expect(where({ title: { $startsWithi: 'a' } }).sql).toBe(`(LOWER("data"->>'title') LIKE LOWER($1::text))`);
+    expect(where({ title: { $endsWith: 'a' } }).bindings).toEqual(['%a']);
+    expect(where({ title: { $endsWithi: 'a\\' } }).bindings).toEqual(['%a\\\\']);
+    expect(where({ title: { $endsWith: 'a\\\\' } }).bindings).toEqual(['%a\\\\']);
     expect(where({ title: { $eqi: 'A' } })).toEqual({
-      sql: '(LOWER("data"->>$1) = LOWER($2::text))',
-      bindings: ['title', 'A'],
+      sql: `(LOWER("data"->>'title') = LOWER($1::text))`,
+      bindings: ['A'],
     });
-    expect(where({ title: { $nei: 'A' } }).sql).toBe('(LOWER("data"->>$1) <> LOWER($2::text))');
+    expect(where({ title: { $nei: 'A' } }).sql).toBe(`(LOWER("data"->>'title') <> LOWER($1::text))`);
   });
 
   it('json: equality narrowed by containment, JSON null as no value', () => {
     expect(where({ meta: '{"a":1}' })).toEqual({
-      sql: '(("data" @> $1::jsonb AND NULLIF("data"->$2, \'null\'::jsonb) = $3::jsonb))',
-      bindings: ['{"meta":{"a":1}}', 'meta', '{"a":1}'],
+      sql: `(("data" @> $1::jsonb AND NULLIF("data"->'meta', 'null'::jsonb) = $2::jsonb))`,
+      bindings: ['{"meta":{"a":1}}', '{"a":1}'],
     });
     expect(where({ meta: { $ne: 'x' } })).toEqual({
-      sql: '(NULLIF("data"->$1, \'null\'::jsonb) <> $2::jsonb)',
-      bindings: ['meta', '"x"'],
+      sql: `(NULLIF("data"->'meta', 'null'::jsonb) <> $1::jsonb)`,
+      bindings: ['"x"'],
     });
   });
 
@@ -135,13 +148,15 @@ describe('applyFilters: SQL per operator', () => {
 
   it('groups nest in parentheses; $not wraps', () => {
     expect(where({ $or: [{ title: 'a' }, { $and: [{ views: { $gt: 1 } }, { $not: { rating: null } }] }] }).sql).toBe(
-      '(("data" @> $1::jsonb) OR ((("data"->>$2)::numeric > $3::numeric) AND (NOT ("data"->>$4 IS NULL))))',
+      `(("data"->>'title' = $1::text) OR ((("data"->>'views')::numeric > $2::numeric) AND ` +
+        `(NOT ("data"->>'rating' IS NULL))))`,
     );
   });
 
   it('qualifies columns with the alias', () => {
     expect(where({ title: 'x', id: 1, views: { $gt: 1 } }, 'a').sql).toBe(
-      '(("a"."data" @> $1::jsonb) AND ("a"."id" = $2::bigint) AND (("a"."data"->>$3)::numeric > $4::numeric))',
+      `(("a"."data"->>'title' = $1::text) AND ("a"."id" = $2::bigint) AND ` +
+        `(("a"."data"->>'views')::numeric > $3::numeric))`,
     );
   });
 
