@@ -28,10 +28,10 @@ export interface TestApp extends Omit<KitApp, 'request'> {
 /**
  * A test app on this run's PostgreSQL server; the blog example unless another appDir is given,
  * starting empty: no demo content (the blog's first-start seed), unless a test asks for it; without
- * the response cache unless `env.RESPONSE_CACHE` is 'true'.
+ * the response cache on, as an app runs by default (`env: { RESPONSE_CACHE: 'false' }` turns it off
+ * for a test that counts the statements or connections a repeated read takes).
  */
 export async function startApp(options: Partial<Omit<TestAppOptions, 'adminUrl'>> = {}): Promise<TestApp> {
-  // the response cache off unless a test turns it on: the suite counts the statements repeated reads run
-  const env = { VELLUM_DEMO_CONTENT: 'false', RESPONSE_CACHE: 'false', ...options.env };
+  const env = { VELLUM_DEMO_CONTENT: 'false', ...options.env };
   return createTestApp({ appDir: BLOG, ...options, env, adminUrl: inject('databaseAdminUrl') });
 }
