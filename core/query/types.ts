@@ -166,8 +166,7 @@ export type SystemField = 'id' | 'documentId' | 'locale' | 'createdAt' | 'update
  */
 export type FieldRef =
   /** `column`: the attribute's generated column on its content type's table (table-sql.ts `valueColumn`) */
-  | { kind: 'attribute'; name: string; type: ScalarType; column?: string }
-  | { kind: 'system'; name: SystemField };
+  { kind: 'attribute'; name: string; type: ScalarType; column?: string } | { kind: 'system'; name: SystemField };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 

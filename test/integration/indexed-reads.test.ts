@@ -285,7 +285,7 @@ describe('the sync', () => {
     expect(rows[0].same).toBe(rows[0].n);
   });
 
-  it('indexes an attribute retyped over values that do not cast: those read as no value, writes never fail', async () => {
+  it('indexes an attribute retyped over values that do not cast: they read as NULL, writes never fail', async () => {
     const article = t.app.registry.contentType('api::article.article');
     const before = await readIndexes();
     // every row holds text in `summary`: as an integer, each reads as NULL

@@ -324,7 +324,7 @@ describe('storage', () => {
     expect(defs).toMatch(/USING gin \(data jsonb_path_ops\)/);
   });
 
-  it('gives every document table the columns reads select (ROW_COLUMNS), in that order, then generated ones', async () => {
+  it('gives document tables the columns reads select (ROW_COLUMNS), in order, then generated ones', async () => {
     for (const table of ['articles', 'tags', 'globals', 'files', 'up_users']) {
       const { rows } = await t.sql.raw(
         `SELECT column_name, is_generated FROM information_schema.columns WHERE table_name = ?

@@ -287,7 +287,12 @@ describe('localizations', () => {
       attribute: 'localizations',
       target: ARTICLE,
       link: { kind: 'localizations', toMany: true },
-      node: { type: 'condition', field: { ...attr('title', 'string'), column: 'v$title' }, operator: '$eq', value: 'B' },
+      node: {
+        type: 'condition',
+        field: { ...attr('title', 'string'), column: 'v$title' },
+        operator: '$eq',
+        value: 'B',
+      },
     });
     expect(errorOf(() => resolve({ localizations: { name: 'x' } }, TAG)).message).toBe('Invalid key localizations');
     const { sql, bindings } = where({ localizations: { title: 'B' } });

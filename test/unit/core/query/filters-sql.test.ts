@@ -148,15 +148,13 @@ describe('applyFilters: SQL per operator', () => {
 
   it('groups nest in parentheses; $not wraps', () => {
     expect(where({ $or: [{ title: 'a' }, { $and: [{ views: { $gt: 1 } }, { $not: { rating: null } }] }] }).sql).toBe(
-      `(("v$title" = $1::text) OR (("v$views" > $2::numeric) AND ` +
-        `(NOT ("data"->>'rating' IS NULL))))`,
+      `(("v$title" = $1::text) OR (("v$views" > $2::numeric) AND ` + `(NOT ("data"->>'rating' IS NULL))))`,
     );
   });
 
   it('qualifies columns with the alias', () => {
     expect(where({ title: 'x', id: 1, views: { $gt: 1 } }, 'a').sql).toBe(
-      `(("a"."v$title" = $1::text) AND ("a"."id" = $2::bigint) AND ` +
-        `("a"."v$views" > $3::numeric))`,
+      `(("a"."v$title" = $1::text) AND ("a"."id" = $2::bigint) AND ` + `("a"."v$views" > $3::numeric))`,
     );
   });
 

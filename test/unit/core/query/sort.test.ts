@@ -164,9 +164,7 @@ describe('applySort', () => {
 
   it('casts per type, then orders by id', () => {
     expect(orderBy(resolve('views:desc,title,isFeatured,publishDate'))).toEqual({
-      sql:
-        `"v$views" desc, "v$title" asc, "v$isFeatured" asc, ` +
-        `"v$publishDate" asc, "id" asc`,
+      sql: `"v$views" desc, "v$title" asc, "v$isFeatured" asc, ` + `"v$publishDate" asc, "id" asc`,
       bindings: [],
     });
     expect(orderBy(resolve('createdAt:desc')).sql).toBe('"created_at" desc, "id" asc');
