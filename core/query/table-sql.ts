@@ -119,9 +119,10 @@ const FIXED: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The expression a read index keeps for `attribute`: exactly what `typedExpr` compiles a sort
- * or comparison on it to, unqualified (PostgreSQL matches an index expression with the query's
- * own). undefined: not indexed (private, long or structured text, JSON, relations…).
+ * What a read index keeps for `attribute`: exactly what `typedExpr` compiles a sort or
+ * comparison on it to, unqualified: its value column, or for a name too long to have one the
+ * expression (PostgreSQL matches an index expression with the query's own). undefined: not
+ * indexed (private, long or structured text, JSON, relations…).
  */
 function indexedValue(name: string, attr: Attribute): string | undefined {
   if (!indexable(attr)) return undefined;
