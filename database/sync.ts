@@ -131,8 +131,9 @@ async function syncValueColumns(db: Knex, ct: ContentType): Promise<void> {
     else await db.raw('ALTER TABLE ?? DROP COLUMN IF EXISTS ??', [t, attname]);
   }
   if (wanted.size === 0) return;
-  // DDL takes no bind parameters: definitions hold our column names and schema-checked attribute names
-  const adds = [...wanted].map(([name, definition]) => `ADD COLUMN ${quote(name)} ${definition}`);
+  // IF NOT EXISTS: another app starting on the database may have added them while this one waited
+  // for the lock. DDL takes no bind parameters: definitions hold our column names and attribute names
+  const adds = [...wanted].map(([name, definition]) => `ADD COLUMN IF NOT EXISTS ${quote(name)} ${definition}`);
   await db.raw(`ALTER TABLE ?? ${adds.join(', ')}`, [t]);
   for (const [name, definition] of wanted) await db.raw(`COMMENT ON COLUMN ??.?? IS ${lit(definition)}`, [t, name]);
 }
