@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { ContentType } from '../core/content-types/types.ts';
 import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
+import { lit, quote } from '../core/query/sql.ts';
 import {
   CREATE_RANK_SEQUENCE,
   countTriggers,
@@ -13,6 +14,7 @@ import {
   DATA_GIN,
   readIndexes,
   readStatistics,
+  valueColumns,
   SCOPE_COLUMNS,
   SINGLE_TYPE_KEY,
   uniqueIndex,
@@ -109,6 +111,32 @@ async function syncSearchIndex(db: Knex, ct: ContentType, trigram: boolean): Pro
 }
 
 const READ_SUFFIX = '_rx';
+
+/**
+ * The generated columns of one table's read-indexed attributes (table-sql.ts `valueColumn`),
+ * each one's definition kept as its comment: a column of a definition no longer made (an
+ * attribute removed, retyped, made private) is dropped (no rewrite), the missing ones added in
+ * one ALTER TABLE, which rewrites the table once (writes and reads wait for it).
+ */
+async function syncValueColumns(db: Knex, ct: ContentType): Promise<void> {
+  const t = ct.collectionName;
+  const wanted = new Map(valueColumns(ct).map((col) => [col.name, col.definition]));
+  const { rows } = await db.raw(
+    `SELECT attname, col_description(attrelid, attnum) AS definition FROM pg_attribute
+     WHERE attrelid = quote_ident(?)::regclass AND attnum > 0 AND NOT attisdropped AND attname LIKE 'v$%'`,
+    [t],
+  );
+  for (const { attname, definition } of rows as Array<{ attname: string; definition: string | null }>) {
+    if (wanted.get(attname) === definition) wanted.delete(attname);
+    else await db.raw('ALTER TABLE ?? DROP COLUMN IF EXISTS ??', [t, attname]);
+  }
+  if (wanted.size === 0) return;
+  // IF NOT EXISTS: another app starting on the database may have added them while this one waited
+  // for the lock. DDL takes no bind parameters: definitions hold our column names and attribute names
+  const adds = [...wanted].map(([name, definition]) => `ADD COLUMN IF NOT EXISTS ${quote(name)} ${definition}`);
+  await db.raw(`ALTER TABLE ?? ${adds.join(', ')}`, [t]);
+  for (const [name, definition] of wanted) await db.raw(`COMMENT ON COLUMN ??.?? IS ${lit(definition)}`, [t, name]);
+}
 
 /** Name of a read index (see `readIndexes`): its key, and a hash of its definition (under 63 bytes). */
 export const readIndexName = (table: string, key: string, definition: string): string =>
@@ -271,6 +299,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     await syncSingleTypeIndex(db, ct);
     await syncSearchIndex(db, ct, trigram);
     await syncRowCounts(db, t);
+    await syncValueColumns(db, ct);
     const { indexed, failed } = await syncReadIndexes(db, ct);
     if (expressionStatistics) await syncReadStatistics(db, ct, indexed);
     unindexed.push(...failed.map((a) => `${ct.uid}.${a}`));

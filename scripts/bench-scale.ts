@@ -84,7 +84,13 @@ async function seed(t: TestApp, n: number): Promise<void> {
   );
 }
 
-async function measure(t: TestApp, seen: Statement[], requests: number, label: string): Promise<void> {
+async function measure(
+  t: TestApp,
+  seen: Statement[],
+  requests: number,
+  label: string,
+  reads: Map<string, Statement>,
+): Promise<void> {
   console.log(`\n  ${label}`);
   console.log('  workload                      | median ms | total | plan: exec ms, buffers, nodes');
   for (const [name, query] of Object.entries(WORKLOADS)) {
@@ -92,7 +98,9 @@ async function measure(t: TestApp, seen: Statement[], requests: number, label: s
     seen.length = 0;
     const first = await t.request('GET', url);
     if (first.status !== 200) throw new Error(`${url}: ${first.status} ${first.text}`);
-    const read = seen.find((s) => /json_agg/.test(s.sql) && /from "articles"/i.test(s.sql));
+    // a repeated request is answered by the response cache: its plan now is that of the SQL seen first
+    const read = seen.find((s) => /json_agg/.test(s.sql) && /from "articles"/i.test(s.sql)) ?? reads.get(name);
+    if (read) reads.set(name, read);
     let planText = '';
     if (read) {
       const plan = await explain(t.sql, read, 'ANALYZE, BUFFERS');
@@ -150,13 +158,14 @@ async function main(): Promise<void> {
           `\n${n} articles (${2 * n} rows) seeded in ${((performance.now() - started) / 1000).toFixed(1)} s` +
             `${values['no-read-indexes'] ? ', without read indexes' : ''}`,
         );
-        await measure(t, seen, Number(values.requests), 'right after seeding');
+        const reads = new Map<string, Statement>();
+        await measure(t, seen, Number(values.requests), 'right after seeding', reads);
         await new Promise((r) => setTimeout(r, Number(values.wait) * 1000));
         const { rows } = await t.sql.raw(
           `SELECT last_autoanalyze, last_autovacuum, n_live_tup FROM pg_stat_user_tables WHERE relname = 'articles'`,
         );
         console.log(`  autovacuum on articles: ${JSON.stringify(rows[0])}`);
-        await measure(t, seen, Number(values.requests), `${values.wait} s later`);
+        await measure(t, seen, Number(values.requests), `${values.wait} s later`, reads);
         console.log(`\n  create through REST: ${(await creates(t, Number(values.creates))).toFixed(2)} ms each`);
       } finally {
         await t.close();

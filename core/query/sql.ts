@@ -106,6 +106,8 @@ export function typedExpr(src: Source, f: FieldRef): SqlFragment {
     const c = systemColumn(src, f.name);
     return c.json ? { sql: `(${c.sql})::bigint`, bindings: c.bindings } : c;
   }
+  // the generated column holds the same typed value (NULL where the text does not cast)
+  if (f.column && src.kind !== 'instance') return { sql: column(src, f.column), bindings: [] };
   const t = text(src, f.name);
   if (f.type === 'json' || f.type === 'blocks') {
     // a JSON null counts as no value, as for every other type (`$ne` leaves it out)

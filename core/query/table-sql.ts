@@ -119,21 +119,68 @@ const FIXED: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The expression a read index keeps for `attribute`: exactly what `typedExpr` compiles a sort
- * or comparison on it to, unqualified (PostgreSQL matches an index expression with the query's
- * own). undefined: not indexed (private, long or structured text, JSON, relations…).
+ * What a read index keeps for `attribute`: exactly what `typedExpr` compiles a sort or
+ * comparison on it to, unqualified: its value column, or for a name too long to have one the
+ * expression (PostgreSQL matches an index expression with the query's own). undefined: not
+ * indexed (private, long or structured text, JSON, relations…).
  */
 function indexedValue(name: string, attr: Attribute): string | undefined {
-  if (attr.private === true) return undefined;
-  const bounded =
-    FIXED.has(attr.type) ||
-    (attr.type === 'enumeration' && (attr.enum ?? []).every((v) => v.length <= INDEXABLE_CHARS)) ||
-    (SHORT_TEXT.has(attr.type) && 'maxLength' in attr && (attr.maxLength ?? Infinity) <= INDEXABLE_CHARS);
-  if (!bounded) return undefined;
+  if (!indexable(attr)) return undefined;
+  if (valueColumn(name, attr)) return quote(valueColumnName(name));
   const cast = castOf({ kind: 'attribute', name, type: attr.type as ScalarType });
   const text = `${c('data')}->>${lit(name)}`;
   return cast ? `((${text})${cast})` : `(${text})`;
 }
+
+/** Whether a read index can hold every value `attr` may take (a bounded, public scalar). */
+function indexable(attr: Attribute): boolean {
+  if (attr.private === true) return false;
+  return (
+    FIXED.has(attr.type) ||
+    (attr.type === 'enumeration' && (attr.enum ?? []).every((v) => v.length <= INDEXABLE_CHARS)) ||
+    (SHORT_TEXT.has(attr.type) && 'maxLength' in attr && (attr.maxLength ?? Infinity) <= INDEXABLE_CHARS)
+  );
+}
+
+/** `v$<attribute>`: `$` starts no name in COLUMNS, so the two never collide. */
+const valueColumnName = (name: string): string => `v$${name}`;
+
+/**
+ * A JSON number's text (what `->>` gives for one, or for a biginteger's digit string) with an
+ * exponent numeric can hold: anything else, an old row's text, casts to NULL instead of failing
+ * the row's write. No `?` in it: knex would take it for a bind parameter in DDL.
+ */
+const NUMBER_TEXT = `'^-{0,1}[0-9]+([.][0-9]+){0,1}([eE][-+]{0,1}[0-9]{1,4}){0,1}$'`;
+
+/** A stored generated column holding a read-indexed attribute's typed value. */
+export interface ValueColumn {
+  name: string;
+  /** its type and generation expression, as ADD COLUMN takes them */
+  definition: string;
+}
+
+/**
+ * The generated column of a read-indexed attribute (undefined: none): the value `typedExpr`
+ * compares and sorts by, so a count over it is an index-only scan. Its expression never fails
+ * (a value that does not cast is NULL), so no stored row can make a write or the sync fail.
+ */
+export function valueColumn(name: string, attr: Attribute | undefined): ValueColumn | undefined {
+  // identifiers are cut at 63 bytes: a longer name could collide with another one's column
+  if (attr === undefined || !indexable(attr) || name.length > 60) return undefined;
+  const text = `(${c('data')}->>${lit(name)})`;
+  const cast = castOf({ kind: 'attribute', name, type: attr.type as ScalarType });
+  const definition =
+    cast === '::numeric'
+      ? `numeric GENERATED ALWAYS AS (CASE WHEN ${text} ~ ${NUMBER_TEXT} THEN ${text}::numeric END) STORED`
+      : cast === '::boolean'
+        ? `boolean GENERATED ALWAYS AS (CASE ${text} WHEN 'true' THEN true WHEN 'false' THEN false END) STORED`
+        : `text GENERATED ALWAYS AS (${text}) STORED`;
+  return { name: valueColumnName(name), definition };
+}
+
+/** The generated columns of `ct`'s table. */
+export const valueColumns = (ct: ContentType): ValueColumn[] =>
+  Object.entries(ct.attributes).flatMap(([name, attr]) => valueColumn(name, attr) ?? []);
 
 /** Whether `attribute` has read indexes: then an equality on it is better served by them than by the GIN index. */
 export const hasReadIndex = (name: string, attribute: Attribute | undefined): boolean =>
@@ -147,7 +194,8 @@ export const hasReadIndex = (name: string, attribute: Attribute | undefined): bo
  */
 export function readStatistics(ct: ContentType): ReadIndex[] {
   return Object.entries(ct.attributes).flatMap(([name, attr]) => {
-    const value = indexedValue(name, attr);
+    // a generated column has statistics of its own
+    const value = valueColumn(name, attr) ? undefined : indexedValue(name, attr);
     return value ? [{ key: name, definition: value }] : [];
   });
 }

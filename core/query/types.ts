@@ -164,7 +164,9 @@ export type SystemField = 'id' | 'documentId' | 'locale' | 'createdAt' | 'update
  * its node applies to: an attribute stored in `data`, or a column (on a component instance,
  * only `id`, which it stores in its JSON).
  */
-export type FieldRef = { kind: 'attribute'; name: string; type: ScalarType } | { kind: 'system'; name: SystemField };
+export type FieldRef =
+  /** `column`: the attribute's generated column on its content type's table (table-sql.ts `valueColumn`) */
+  { kind: 'attribute'; name: string; type: ScalarType; column?: string } | { kind: 'system'; name: SystemField };
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 

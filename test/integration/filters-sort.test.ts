@@ -658,7 +658,7 @@ describe('the SQL', () => {
 describe('resolving for other callers', () => {
   it('the same resolvers serve code that is not REST', () => {
     expect(resolveSort(t.app.registry, 'api::article.article', 'views:desc')).toEqual([
-      { field: { kind: 'attribute', name: 'views', type: 'integer' }, order: 'desc' },
+      { field: { kind: 'attribute', name: 'views', type: 'integer', column: 'v$views' }, order: 'desc' },
     ]);
     expect(
       resolveFilters(t.app.registry, 'api::article.article', { internalNotes: 'x' }, { allowPrivate: true }),

@@ -174,7 +174,7 @@ describe('compileFilters: deep SQL', () => {
         '("tags"."document_id" IN (SELECT "_vf1_o".v FROM "articles" AS "_vf1", ' +
         'jsonb_array_elements_text(CASE WHEN jsonb_typeof("_vf1"."data"->$1) = \'array\' THEN ' +
         '"_vf1"."data"->$2 END) AS "_vf1_o"(v) WHERE "_vf1"."published_at" IS NULL AND "_vf1"."locale" = ' +
-        `$3 AND (("_vf1"."data"->>'views')::numeric > $4::numeric)))`,
+        `$3 AND ("_vf1"."v$views" > $4::numeric)))`,
       bindings: ['tags', 'tags', 'fr', '1'],
     });
     expect(where({ articles: { title: 'x' } }, AUTHOR).sql).toContain(
@@ -287,14 +287,19 @@ describe('localizations', () => {
       attribute: 'localizations',
       target: ARTICLE,
       link: { kind: 'localizations', toMany: true },
-      node: { type: 'condition', field: attr('title', 'string'), operator: '$eq', value: 'B' },
+      node: {
+        type: 'condition',
+        field: { ...attr('title', 'string'), column: 'v$title' },
+        operator: '$eq',
+        value: 'B',
+      },
     });
     expect(errorOf(() => resolve({ localizations: { name: 'x' } }, TAG)).message).toBe('Invalid key localizations');
     const { sql, bindings } = where({ localizations: { title: 'B' } });
     expect(sql).toBe(
       '(EXISTS (SELECT 1 FROM "articles" AS "_vf1" WHERE "_vf1"."document_id" = "articles"."document_id" AND ' +
         '"_vf1"."locale" IS DISTINCT FROM "articles"."locale" AND "_vf1"."published_at" IS NOT NULL AND ' +
-        `("_vf1"."data"->>'title' = $1::text)))`,
+        `("_vf1"."v$title" = $1::text)))`,
     );
     expect(bindings).toEqual(['B']);
     // drafts: the read's status, any locale

@@ -26,13 +26,13 @@ function where(filters: unknown, alias?: string): { sql: string; bindings: unkno
 
 describe('applyFilters: SQL per operator', () => {
   it('$eq compares the read index expression where there is one, else is a containment the GIN index serves', () => {
-    expect(where({ title: 'x' })).toEqual({ sql: `("data"->>'title' = $1::text)`, bindings: ['x'] });
+    expect(where({ title: 'x' })).toEqual({ sql: `("v$title" = $1::text)`, bindings: ['x'] });
     expect(where({ views: { $eq: '12' } })).toEqual({
-      sql: `(("data"->>'views')::numeric = $1::numeric)`,
+      sql: `("v$views" = $1::numeric)`,
       bindings: ['12'],
     });
     expect(where({ isFeatured: 'true' })).toEqual({
-      sql: `(("data"->>'isFeatured')::boolean = $1::boolean)`,
+      sql: `("v$isFeatured" = $1::boolean)`,
       bindings: [true],
     });
     // unbounded text (no maxLength) has no read index
@@ -51,28 +51,28 @@ describe('applyFilters: SQL per operator', () => {
 
   it('comparisons cast per type', () => {
     expect(where({ views: { $ne: '3' } })).toEqual({
-      sql: `(("data"->>'views')::numeric <> $1::numeric)`,
+      sql: `("v$views" <> $1::numeric)`,
       bindings: ['3'],
     });
     expect(where({ rating: { $lt: '4.5' } })).toEqual({
-      sql: `(("data"->>'rating')::numeric < $1::numeric)`,
+      sql: `("v$rating" < $1::numeric)`,
       bindings: ['4.5'],
     });
-    expect(where({ price: { $lte: 1 } }).sql).toBe(`(("data"->>'price')::numeric <= $1::numeric)`);
+    expect(where({ price: { $lte: 1 } }).sql).toBe(`("v$price" <= $1::numeric)`);
     expect(where({ isFeatured: { $gt: 'false' } })).toEqual({
-      sql: `(("data"->>'isFeatured')::boolean > $1::boolean)`,
+      sql: `("v$isFeatured" > $1::boolean)`,
       bindings: [false],
     });
     expect(where({ publishDate: { $gte: '2024-01-01' } })).toEqual({
-      sql: `("data"->>'publishDate' >= $1::text)`,
+      sql: `("v$publishDate" >= $1::text)`,
       bindings: ['2024-01-01'],
     });
-    expect(where({ title: { $ne: 'x' } }).sql).toBe(`("data"->>'title' <> $1::text)`);
+    expect(where({ title: { $ne: 'x' } }).sql).toBe(`("v$title" <> $1::text)`);
   });
 
   it('$in is IN where indexed, else a containment per value; $notIn is NOT IN; empty lists are constants', () => {
     expect(where({ views: ['1', '2'] })).toEqual({
-      sql: `(("data"->>'views')::numeric IN ($1::numeric, $2::numeric))`,
+      sql: `("v$views" IN ($1::numeric, $2::numeric))`,
       bindings: ['1', '2'],
     });
     expect(where({ slug: ['a', 'b'] })).toEqual({
@@ -80,7 +80,7 @@ describe('applyFilters: SQL per operator', () => {
       bindings: ['{"slug":"a"}', '{"slug":"b"}'],
     });
     expect(where({ views: { $notIn: ['1', '2'] } })).toEqual({
-      sql: `(("data"->>'views')::numeric NOT IN ($1::numeric, $2::numeric))`,
+      sql: `("v$views" NOT IN ($1::numeric, $2::numeric))`,
       bindings: ['1', '2'],
     });
     expect(where({ views: { $in: [] } }).sql).toBe('(FALSE)');
@@ -89,7 +89,7 @@ describe('applyFilters: SQL per operator', () => {
 
   it('$between is inclusive BETWEEN', () => {
     expect(where({ views: { $between: ['1', '9'] } })).toEqual({
-      sql: `(("data"->>'views')::numeric BETWEEN $1::numeric AND $2::numeric)`,
+      sql: `("v$views" BETWEEN $1::numeric AND $2::numeric)`,
       bindings: ['1', '9'],
     });
   });
@@ -148,15 +148,13 @@ describe('applyFilters: SQL per operator', () => {
 
   it('groups nest in parentheses; $not wraps', () => {
     expect(where({ $or: [{ title: 'a' }, { $and: [{ views: { $gt: 1 } }, { $not: { rating: null } }] }] }).sql).toBe(
-      `(("data"->>'title' = $1::text) OR ((("data"->>'views')::numeric > $2::numeric) AND ` +
-        `(NOT ("data"->>'rating' IS NULL))))`,
+      `(("v$title" = $1::text) OR (("v$views" > $2::numeric) AND ` + `(NOT ("data"->>'rating' IS NULL))))`,
     );
   });
 
   it('qualifies columns with the alias', () => {
     expect(where({ title: 'x', id: 1, views: { $gt: 1 } }, 'a').sql).toBe(
-      `(("a"."data"->>'title' = $1::text) AND ("a"."id" = $2::bigint) AND ` +
-        `(("a"."data"->>'views')::numeric > $3::numeric))`,
+      `(("a"."v$title" = $1::text) AND ("a"."id" = $2::bigint) AND ` + `("a"."v$views" > $3::numeric))`,
     );
   });
 

@@ -15,8 +15,10 @@ beforeAll(async () => {
 
 const resolve = (raw: unknown) => resolveFilters(registry, ARTICLE, raw);
 const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', name, type }) as FieldRef;
-const views = attr('views', 'integer');
-const title = attr('title', 'string');
+/** An article attribute with read indexes: read from its generated column. */
+const indexed = (name: string, type: string): FieldRef => ({ ...attr(name, type), column: `v$${name}` }) as FieldRef;
+const views = indexed('views', 'integer');
+const title = indexed('title', 'string');
 
 describe('resolveFilters: shapes', () => {
   it('nothing to filter on', () => {
@@ -156,7 +158,7 @@ describe('resolveFilters: casts', () => {
   it('null only for $eq/$ne', () => {
     expect(resolve({ rating: null })).toEqual({
       type: 'condition',
-      field: attr('rating', 'float'),
+      field: indexed('rating', 'float'),
       operator: '$eq',
       value: null,
     });

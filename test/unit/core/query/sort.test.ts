@@ -20,8 +20,10 @@ afterAll(async () => {
 
 const resolve = (raw: unknown): SortSpec[] => resolveSort(registry, ARTICLE, raw);
 const attr = (name: string, type: string): FieldRef => ({ kind: 'attribute', name, type }) as FieldRef;
-const title = attr('title', 'string');
-const views = attr('views', 'integer');
+/** An article attribute with read indexes: read from its generated column. */
+const indexed = (name: string, type: string): FieldRef => ({ ...attr(name, type), column: `v$${name}` }) as FieldRef;
+const title = indexed('title', 'string');
+const views = indexed('views', 'integer');
 
 describe('resolveSort', () => {
   it('nothing to sort by', () => {
@@ -162,9 +164,7 @@ describe('applySort', () => {
 
   it('casts per type, then orders by id', () => {
     expect(orderBy(resolve('views:desc,title,isFeatured,publishDate'))).toEqual({
-      sql:
-        `("data"->>'views')::numeric desc, "data"->>'title' asc, ("data"->>'isFeatured')::boolean asc, ` +
-        `"data"->>'publishDate' asc, "id" asc`,
+      sql: `"v$views" desc, "v$title" asc, "v$isFeatured" asc, ` + `"v$publishDate" asc, "id" asc`,
       bindings: [],
     });
     expect(orderBy(resolve('createdAt:desc')).sql).toBe('"created_at" desc, "id" asc');
@@ -176,7 +176,7 @@ describe('applySort', () => {
   });
 
   it('qualifies columns with the alias', () => {
-    expect(orderBy(resolve('title'), 'a').sql).toBe(`"a"."data"->>'title' asc, "a"."id" asc`);
+    expect(orderBy(resolve('title'), 'a').sql).toBe(`"a"."v$title" asc, "a"."id" asc`);
   });
 
   it("a to-one relation is a scalar subquery in the read's scope; the outer row is qualified", () => {
@@ -204,7 +204,7 @@ describe('applySort', () => {
       .toSQL()
       .toNative();
     expect(sql).toBe(
-      `select "id" from "authors" order by (SELECT bool_or(("_vs1"."data"->>'isFeatured')::boolean) FROM ` +
+      `select "id" from "authors" order by (SELECT bool_or("_vs1"."v$isFeatured") FROM ` +
         '"articles" AS "_vs1" WHERE "_vs1"."data" @> jsonb_build_object($1::text, "authors"."document_id") AND ' +
         '"_vs1"."published_at" IS NULL AND "_vs1"."locale" = $2) desc, "id" asc',
     );
