@@ -9,7 +9,7 @@
 
 const PAGE_SIZE = 25;
 /** `sort=title:asc`, ties by age, as Vellum orders a page. */
-const BY_TITLE = (alias: string): string => `${alias}.data ->> 'title', ${alias}.id`;
+const BY_TITLE = (alias: string): string => `${alias}."v$title", ${alias}.id`;
 const LOCALE = 'en';
 
 /** Timestamps as the API prints them: ISO 8601, milliseconds, UTC. */
@@ -103,7 +103,8 @@ export function ceilingSql(): string {
     `json_build_object('page', 1, 'pageSize', ${PAGE_SIZE}, ` +
     `'pageCount', ceil(n / ${PAGE_SIZE}.0)::int, 'total', n)`;
   return `WITH page AS MATERIALIZED (
-  SELECT a.id, a.document_id, a.locale, a.created_at, a.updated_at, a.published_at, a.data || '{}'::jsonb AS data
+  SELECT a.id, a.document_id, a.locale, a.created_at, a.updated_at, a.published_at, a."v$title",
+    a.data || '{}'::jsonb AS data
   FROM (SELECT * FROM articles a WHERE ${published('a')} AND a.locale = '${LOCALE}'
     ORDER BY ${BY_TITLE('a')} LIMIT ${PAGE_SIZE}) a
 ), authors_docs AS MATERIALIZED (
