@@ -13,7 +13,6 @@ import {
   ROW_COUNTS_FUNCTION,
   DATA_GIN,
   readIndexes,
-  readStatistics,
   valueColumns,
   SCOPE_COLUMNS,
   SINGLE_TYPE_KEY,
@@ -145,12 +144,12 @@ export const readIndexName = (table: string, key: string, definition: string): s
 /**
  * The read indexes of one table, as the schema makes them now: those of a definition no
  * longer made (an attribute removed, retyped, made private, a type no longer localized) are
- * dropped, new ones built; the unchanged ones are left as they are. An index whose expression
- * fails on a stored row (an attribute retyped from string to integer over rows holding text) is
- * not built: reads work without it, and the start does not fail. Answers the attributes whose
- * indexes all exist.
+ * dropped, new ones built; the unchanged ones are left as they are. An index that fails to build
+ * on stored data is not built: reads work without it, and the start does not fail (the value
+ * columns it is built on compute every stored value, so none does today). Answers the attributes
+ * left without one.
  */
-async function syncReadIndexes(db: Knex, ct: ContentType): Promise<{ indexed: Set<string>; failed: string[] }> {
+async function syncReadIndexes(db: Knex, ct: ContentType): Promise<string[]> {
   const t = ct.collectionName;
   const indexes = readIndexes(ct).map((i) => ({ ...i, name: readIndexName(t, i.key, i.definition) }));
   const wanted = new Set(indexes.map((i) => i.name));
@@ -164,12 +163,12 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<{ indexed: Se
       // holds our column names and schema-checked attribute names
       await db.transaction((sp) => sp.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${definition}`, [name, t]));
     } catch (err) {
-      // class 22: a stored value the expression cannot cast
+      // class 22: a stored value the definition cannot compute
       if (!String((err as { code?: string }).code).startsWith('22')) throw err;
       failed.add(key);
     }
   }
-  return { indexed: new Set(indexes.map((i) => i.key).filter((k) => !failed.has(k))), failed: [...failed] };
+  return [...failed];
 }
 
 /**
@@ -209,33 +208,6 @@ async function syncRowCounts(db: Knex, table: string): Promise<void> {
     await db.raw('DROP TRIGGER IF EXISTS ?? ON ??', [name, table]);
     await db.raw(create);
   }
-}
-
-const STATISTICS_SUFFIX = '_rs';
-
-/**
- * The expression statistics of one table's read indexes (PostgreSQL 14+; older servers plan
- * without them), kept in step with the schema as the indexes are: named by a hash of the
- * expression, the unknown ones dropped.
- */
-async function syncReadStatistics(db: Knex, ct: ContentType, indexed: Set<string>): Promise<void> {
-  const t = ct.collectionName;
-  // only over expressions an index proves every row can compute: ANALYZE fails on one that cannot
-  const wanted = new Map(
-    readStatistics(ct)
-      .filter((s) => indexed.has(s.key))
-      .map((s) => [readIndexName(t, s.key, s.definition).replace(/_rx$/, STATISTICS_SUFFIX), s.definition]),
-  );
-  const { rows } = await db.raw(
-    `SELECT stxname FROM pg_statistic_ext WHERE stxrelid = quote_ident(?)::regclass AND stxname LIKE ?`,
-    [t, `%\\${STATISTICS_SUFFIX}`],
-  );
-  for (const { stxname } of rows as Array<{ stxname: string }>) {
-    if (!wanted.has(stxname)) await db.raw(`DROP STATISTICS IF EXISTS ??`, [stxname]);
-  }
-  // DDL takes no bind parameters: the expression holds our column names and schema-checked attribute names
-  for (const [name, expression] of wanted)
-    await db.raw(`CREATE STATISTICS IF NOT EXISTS ?? ON ${expression} FROM ??`, [name, t]);
 }
 
 /**
@@ -283,8 +255,6 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
   await db.raw(`CREATE SEQUENCE IF NOT EXISTS ${COMPONENT_ID_SEQUENCE}`);
   await db.raw(CREATE_RANK_SEQUENCE);
   const trigram = await ensureTrigram(db);
-  const { rows: version } = await db.raw(`SELECT current_setting('server_version_num')::int AS v`);
-  const expressionStatistics = (version[0] as { v: number }).v >= 140000;
   const unindexed: string[] = [];
   await syncRowCountsFunction(db);
   for (const ct of contentTypes) {
@@ -300,9 +270,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     await syncSearchIndex(db, ct, trigram);
     await syncRowCounts(db, t);
     await syncValueColumns(db, ct);
-    const { indexed, failed } = await syncReadIndexes(db, ct);
-    if (expressionStatistics) await syncReadStatistics(db, ct, indexed);
-    unindexed.push(...failed.map((a) => `${ct.uid}.${a}`));
+    unindexed.push(...(await syncReadIndexes(db, ct)).map((a) => `${ct.uid}.${a}`));
 
     const wanted = new Map<string, string>();
     for (const [name, attr] of Object.entries(ct.attributes)) {

@@ -2,7 +2,7 @@ import { invalidQueryKey, type AppError } from '../errors.ts';
 import { FILE_UID, isLocalized, isScalar, isToMany, type Attribute } from '../content-types/types.ts';
 import type { Registry } from '../content-types/registry.ts';
 import type { ComponentStep, FieldRef, RelationStep, SystemField } from './types.ts';
-import { valueColumn } from './table-sql.ts';
+import { valueColumnOf } from './table-sql.ts';
 
 /** The query parameter a field is named in, for error details. */
 export type FieldParam = 'filters' | 'sort';
@@ -64,7 +64,7 @@ function lookup(registry: Registry, uid: string, name: string, options: FieldOpt
   const attr = Object.hasOwn(attrs, name) ? attrs[name] : undefined;
   if (!attr || attr.type === 'password' || (attr.private === true && !options.allowPrivate)) return undefined;
   if (!isScalar(attr)) return { through: { name, attribute: attr } };
-  const column = registry.hasContentType(uid) ? valueColumn(name, attr)?.name : undefined;
+  const column = registry.hasContentType(uid) ? valueColumnOf(name, attr) : undefined;
   return { field: { kind: 'attribute', name, type: attr.type, ...(column ? { column } : {}) } };
 }
 

@@ -1,8 +1,8 @@
 /**
  * Compiling a FilterNode to one SQL condition over the JSONB rows, with Strapi's semantics on
  * PostgreSQL (strapi-facts §2). Values are always bound. Equality (`$eq`, `$in`) on an
- * attribute with read indexes (table-sql.ts `readIndexes`) compares the indexed expression,
- * which a btree serves and whose statistics give the planner the rows it matches; on other
+ * attribute with a value column (table-sql.ts `valueColumn`) compares that column, which its
+ * read index serves and whose statistics give the planner the rows it matches; on other
  * scalar attributes it is a containment (`data @> …`), which means exactly the same and the
  * GIN `jsonb_path_ops` index on `data` serves.
  */
@@ -15,12 +15,12 @@ import {
   placeholder,
   presenceExpr,
   textExpr,
+  readsValueColumn,
   typedExpr,
   type Source,
   type SqlFragment,
 } from './sql.ts';
 import { isJsonField } from './fields.ts';
-import { hasReadIndex } from './table-sql.ts';
 import { compileDeep } from './filters-deep-sql.ts';
 import type { FieldRef, FilterCondition, FilterNode, FilterValue, TextOperator } from './types.ts';
 
@@ -50,15 +50,11 @@ function contains(src: Source, f: FieldRef, value: FilterValue): SqlFragment {
 
 /**
  * Scalar attributes, whose equality containment expresses exactly (JSON values need more),
- * unless a read index serves the plain comparison.
+ * unless the attribute is read from its value column (`typedExpr`), whose read index serves the
+ * plain comparison.
  */
-const containable = (f: FieldRef, indexed: boolean): boolean => f.kind === 'attribute' && !isJsonField(f) && !indexed;
-
-/** Whether `f`, read from a document row of `ctx.uid`, has read indexes on that row's table. */
-function indexed(ctx: CompileContext, f: FieldRef): boolean {
-  if (f.kind !== 'attribute' || ctx.source.kind === 'instance' || !ctx.registry.hasContentType(ctx.uid)) return false;
-  return hasReadIndex(f.name, ctx.registry.contentType(ctx.uid).attributes[f.name]);
-}
+const containable = (src: Source, f: FieldRef): boolean =>
+  f.kind === 'attribute' && !isJsonField(f) && !readsValueColumn(src, f);
 
 function compare(src: Source, f: FieldRef, op: string, value: FilterValue): SqlFragment {
   const left = typedExpr(src, f);
@@ -71,9 +67,9 @@ function isNull(src: Source, f: FieldRef, wanted: boolean): SqlFragment {
   return { sql: `${t.sql} IS ${wanted ? '' : 'NOT '}NULL`, bindings: t.bindings };
 }
 
-function equals(src: Source, f: FieldRef, value: FilterValue, indexed: boolean): SqlFragment {
+function equals(src: Source, f: FieldRef, value: FilterValue): SqlFragment {
   if (value === null) return isNull(src, f, true);
-  if (containable(f, indexed)) return contains(src, f, value);
+  if (containable(src, f)) return contains(src, f, value);
   if (isJsonField(f)) {
     // containment first lets the index narrow the rows; the equality makes it exact
     const exact = compare(src, f, '=', value);
@@ -83,10 +79,10 @@ function equals(src: Source, f: FieldRef, value: FilterValue, indexed: boolean):
   return compare(src, f, '=', value);
 }
 
-function inList(src: Source, f: FieldRef, values: FilterValue[], negate: boolean, indexed: boolean): SqlFragment {
+function inList(src: Source, f: FieldRef, values: FilterValue[], negate: boolean): SqlFragment {
   // knex's answer to an empty list (`1 = 0` / `1 = 1`), which Strapi inherits
   if (values.length === 0) return negate ? TRUE : FALSE;
-  if (!negate && containable(f, indexed)) {
+  if (!negate && containable(src, f)) {
     // one containment per value, so the index serves each; for non-null scalars this is IN
     const any = joinFragments(
       values.map((v) => contains(src, f, v)),
@@ -130,14 +126,14 @@ function text(src: Source, f: FieldRef, operator: TextOperator, value: string): 
   return { sql: `${left} ${op} ${right}`, bindings: [...t.bindings, pattern(value)] };
 }
 
-function condition(src: Source, c: FilterCondition, indexed: boolean): SqlFragment {
+function condition(src: Source, c: FilterCondition): SqlFragment {
   switch (c.operator) {
     case '$null':
       return isNull(src, c.field, c.value);
     case '$notNull':
       return isNull(src, c.field, !c.value);
     case '$eq':
-      return equals(src, c.field, c.value, indexed);
+      return equals(src, c.field, c.value);
     // plain `<>`: like Strapi's, it leaves out rows where the attribute is null
     case '$ne':
       return c.value === null ? isNull(src, c.field, false) : compare(src, c.field, '<>', c.value);
@@ -150,9 +146,9 @@ function condition(src: Source, c: FilterCondition, indexed: boolean): SqlFragme
     case '$gte':
       return compare(src, c.field, '>=', c.value);
     case '$in':
-      return inList(src, c.field, c.value, false, indexed);
+      return inList(src, c.field, c.value, false);
     case '$notIn':
-      return inList(src, c.field, c.value, true, indexed);
+      return inList(src, c.field, c.value, true);
     case '$between': {
       const left = typedExpr(src, c.field);
       const [low, high] = c.value.map((v) => placeholder(c.field, v));
@@ -185,7 +181,7 @@ export function compileFilters(node: FilterNode, ctx: CompileContext): SqlFragme
       // neither true nor false, as SQL reads a missing value: NOT keeps it from matching too
       return { sql: '(NULL::boolean)', bindings: [] };
     case 'condition': {
-      const c = condition(ctx.source, node, indexed(ctx, node.field));
+      const c = condition(ctx.source, node);
       return { sql: `(${c.sql})`, bindings: c.bindings };
     }
     default:

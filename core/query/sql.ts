@@ -1,9 +1,10 @@
 /**
  * SQL for the fields a filter or sort reads. Values are always bound parameters. Identifiers
  * we produce ourselves (aliases, column and table names) are spliced in quoted; attribute
- * names, which the schema checked, are spliced in as string literals (`lit`), so the
- * expressions are those of the indexes database/sync.ts builds from the schema (a bound
- * `data->>$1` matches no expression index, nor can a generic plan ever use one).
+ * names, which the schema checked, are spliced in as string literals (`lit`): an attribute with
+ * read indexes is read from its value column (`readsValueColumn`), and the others' expressions
+ * are written as the expression indexes that exist are (a bound `data->>$1` matches no
+ * expression index, nor can a generic plan ever use one).
  */
 import type { Knex } from 'knex';
 import type { FieldRef, SystemField } from './types.ts';
@@ -99,6 +100,13 @@ function text(src: Source, name: string): SqlFragment {
   return { sql: `${d.sql}->>${lit(name)}`, bindings: d.bindings };
 }
 
+/**
+ * Whether `f` is read from its value column (a document row's generated copy of the attribute,
+ * which its read indexes are built on) rather than from `data`: component instances have none.
+ */
+export const readsValueColumn = (src: Source, f: FieldRef): boolean =>
+  f.kind === 'attribute' && f.column !== undefined && src.kind !== 'instance';
+
 /** The field as a value of its type, for comparisons and ORDER BY. */
 export function typedExpr(src: Source, f: FieldRef): SqlFragment {
   if (f.kind === 'system') {
@@ -107,7 +115,7 @@ export function typedExpr(src: Source, f: FieldRef): SqlFragment {
     return c.json ? { sql: `(${c.sql})::bigint`, bindings: c.bindings } : c;
   }
   // the generated column holds the same typed value (NULL where the text does not cast)
-  if (f.column && src.kind !== 'instance') return { sql: column(src, f.column), bindings: [] };
+  if (readsValueColumn(src, f)) return { sql: column(src as RowSource, f.column as string), bindings: [] };
   const t = text(src, f.name);
   if (f.type === 'json' || f.type === 'blocks') {
     // a JSON null counts as no value, as for every other type (`$ne` leaves it out)

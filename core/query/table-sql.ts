@@ -118,20 +118,6 @@ const FIXED: ReadonlySet<string> = new Set([
   'timestamp',
 ]);
 
-/**
- * What a read index keeps for `attribute`: exactly what `typedExpr` compiles a sort or
- * comparison on it to, unqualified: its value column, or for a name too long to have one the
- * expression (PostgreSQL matches an index expression with the query's own). undefined: not
- * indexed (private, long or structured text, JSON, relations…).
- */
-function indexedValue(name: string, attr: Attribute): string | undefined {
-  if (!indexable(attr)) return undefined;
-  if (valueColumn(name, attr)) return quote(valueColumnName(name));
-  const cast = castOf({ kind: 'attribute', name, type: attr.type as ScalarType });
-  const text = `${c('data')}->>${lit(name)}`;
-  return cast ? `((${text})${cast})` : `(${text})`;
-}
-
 /** Whether a read index can hold every value `attr` may take (a bounded, public scalar). */
 function indexable(attr: Attribute): boolean {
   if (attr.private === true) return false;
@@ -141,9 +127,6 @@ function indexable(attr: Attribute): boolean {
     (SHORT_TEXT.has(attr.type) && 'maxLength' in attr && (attr.maxLength ?? Infinity) <= INDEXABLE_CHARS)
   );
 }
-
-/** `v$<attribute>`: `$` starts no name in COLUMNS, so the two never collide. */
-const valueColumnName = (name: string): string => `v$${name}`;
 
 /**
  * A JSON number's text (what `->>` gives for one, or for a biginteger's digit string) with an
@@ -165,8 +148,8 @@ export interface ValueColumn {
  * (a value that does not cast is NULL), so no stored row can make a write or the sync fail.
  */
 export function valueColumn(name: string, attr: Attribute | undefined): ValueColumn | undefined {
-  // identifiers are cut at 63 bytes: a longer name could collide with another one's column
-  if (attr === undefined || !indexable(attr) || name.length > 60) return undefined;
+  const column = valueColumnOf(name, attr);
+  if (attr === undefined || column === undefined) return undefined;
   const text = `(${c('data')}->>${lit(name)})`;
   const cast = castOf({ kind: 'attribute', name, type: attr.type as ScalarType });
   const definition =
@@ -175,30 +158,24 @@ export function valueColumn(name: string, attr: Attribute | undefined): ValueCol
       : cast === '::boolean'
         ? `boolean GENERATED ALWAYS AS (CASE ${text} WHEN 'true' THEN true WHEN 'false' THEN false END) STORED`
         : `text GENERATED ALWAYS AS (${text}) STORED`;
-  return { name: valueColumnName(name), definition };
+  return { name: column, definition };
+}
+
+/**
+ * The name of the generated column of `name` (undefined: none, the attribute has no read index):
+ * what a filter or sort on it reads. A name over 60 characters gets none: identifiers are cut at
+ * 63 bytes, so its column could collide with another one's (such an attribute is read as
+ * unbounded strings are, without an index).
+ */
+export function valueColumnOf(name: string, attr: Attribute | undefined): string | undefined {
+  if (attr === undefined || !indexable(attr) || name.length > 60) return undefined;
+  // `$` starts no name in COLUMNS, so the two never collide
+  return `v$${name}`;
 }
 
 /** The generated columns of `ct`'s table. */
 export const valueColumns = (ct: ContentType): ValueColumn[] =>
   Object.entries(ct.attributes).flatMap(([name, attr]) => valueColumn(name, attr) ?? []);
-
-/** Whether `attribute` has read indexes: then an equality on it is better served by them than by the GIN index. */
-export const hasReadIndex = (name: string, attribute: Attribute | undefined): boolean =>
-  attribute !== undefined && indexedValue(name, attribute) !== undefined;
-
-/**
- * The expressions the planner needs statistics of, one per indexed attribute. PostgreSQL takes
- * no statistics from a partial index's expressions (they may not describe the whole table), so
- * without these it guesses every `views >= ?` matches a third of the rows and every `views IN
- * (…)` a few hundred, and picks walking the wrong index (at 100k rows: 70 ms for 3 matches).
- */
-export function readStatistics(ct: ContentType): ReadIndex[] {
-  return Object.entries(ct.attributes).flatMap(([name, attr]) => {
-    // a generated column has statistics of its own
-    const value = valueColumn(name, attr) ? undefined : indexedValue(name, attr);
-    return value ? [{ key: name, definition: value }] : [];
-  });
-}
 
 /** One index a read uses: what it orders (an attribute or a column's API name) and its definition. */
 export interface ReadIndex {
@@ -217,9 +194,10 @@ export interface ReadIndex {
 export function readIndexes(ct: ContentType): ReadIndex[] {
   const lead = isLocalized(ct) ? `${c('locale')}, ` : '';
   const keys: Array<[string, string, boolean?]> = [];
+  // exactly what `typedExpr` compiles a sort or comparison on the attribute to: its value column
   for (const [name, attr] of Object.entries(ct.attributes)) {
-    const value = indexedValue(name, attr);
-    if (value) keys.push([name, value]);
+    const column = valueColumnOf(name, attr);
+    if (column) keys.push([name, quote(column)]);
   }
   keys.push(['createdAt', c('createdAt')], ['updatedAt', c('updatedAt')], ['publishedAt', c('publishedAt'), true]);
   const statuses = ct.options.draftAndPublish ? ['IS NOT NULL', 'IS NULL'] : ['IS NOT NULL'];
