@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
-import { isLocalized, type ContentType } from '../content-types/types.ts';
+import type { ContentType } from '../content-types/types.ts';
 import { countedRows } from '../query/table-sql.ts';
 import { applyFilters, readsOnlyItsRow } from '../query/filters.ts';
 import { applySort } from '../query/sort.ts';
 import { searchCondition } from '../query/search.ts';
 import { inScope } from './rows.ts';
-import type { Scope } from '../query/scope-sql.ts';
+import { scopedRows, type Scope } from '../query/scope-sql.ts';
 import { documentJson, type SelectContext, type SharedRenders } from '../query/populate-sql.ts';
 import { COLUMNS, fragment as frag, qualified, quote, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
@@ -129,10 +129,8 @@ function totalOf(req: ReadRequest): Frag {
   const { filters, search } = req.params;
   if (filters !== undefined || search !== undefined || req.documentId !== undefined)
     return frag('?', [matching(req, 'c').count('*') as unknown as Knex.Value]);
-  const { ct, scope } = req;
-  const published = !(ct.options.draftAndPublish && scope.status === 'draft');
-  const locale = isLocalized(ct) && scope.locale && scope.locale !== '*' ? scope.locale : undefined;
-  return countedRows(ct.collectionName, published, locale);
+  const { published, locale } = scopedRows(req.ct, req.scope);
+  return countedRows(req.ct.collectionName, published, locale);
 }
 
 /** the ids matching a filtered read (a quoted name no collectionName can take) */

@@ -20,18 +20,24 @@ export interface Scope {
 export const DEFAULT_SCOPE: Readonly<Scope> = Object.freeze({ status: 'published', locale: null });
 
 /**
- * The rows of `ct` under `alias` (its table name when unaliased) that `scope` names. Without
- * draft & publish there is only the published row, whatever status is asked for; a locale
- * applies only to localized types (others store `locale` null).
+ * Which rows of `ct` `scope` names: published ones or drafts (without draft & publish there is
+ * only the published row, whatever status is asked for), and one locale or every locale
+ * (undefined; a locale applies only to localized types, others store `locale` null).
  */
+export function scopedRows(ct: ContentType, scope: Scope): { published: boolean; locale: string | undefined } {
+  const published = !(ct.options.draftAndPublish && scope.status === 'draft');
+  const locale = isLocalized(ct) && scope.locale && scope.locale !== '*' ? scope.locale : undefined;
+  return { published, locale };
+}
+
+/** The rows of `ct` under `alias` (its table name when unaliased) that `scope` names (`scopedRows`). */
 export function scopeCondition(ct: ContentType, alias: string, scope: Scope): SqlFragment {
-  const published = qualified(alias, COLUMNS.publishedAt);
-  const drafts = ct.options.draftAndPublish && scope.status === 'draft';
-  const parts = [drafts ? `${published} IS NULL` : `${published} IS NOT NULL`];
+  const { published, locale } = scopedRows(ct, scope);
+  const parts = [`${qualified(alias, COLUMNS.publishedAt)} ${published ? 'IS NOT NULL' : 'IS NULL'}`];
   const bindings: SqlFragment['bindings'] = [];
-  if (isLocalized(ct) && scope.locale && scope.locale !== '*') {
+  if (locale !== undefined) {
     parts.push(`${qualified(alias, COLUMNS.locale)} = ?`);
-    bindings.push(scope.locale);
+    bindings.push(locale);
   }
   return { sql: parts.join(' AND '), bindings };
 }
