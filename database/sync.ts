@@ -4,6 +4,7 @@ import type { ContentType } from '../core/content-types/types.ts';
 import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
 import { lit, quote } from '../core/query/sql.ts';
+import { GENERATIONS_DDL } from '../core/cache/database.ts';
 import {
   CREATE_RANK_SEQUENCE,
   countTriggers,
@@ -19,6 +20,9 @@ import {
   uniqueIndex,
   VERSION_KEY,
 } from '../core/query/table-sql.ts';
+
+/** Held by the sync's transaction (it runs in one: the lock goes with it). */
+const SYNC_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('vellum:sync', 0))";
 
 /** The sequence every component instance takes its `id` from. */
 export const COMPONENT_ID_SEQUENCE = 'vellum_component_ids';
@@ -172,23 +176,8 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<string[]> {
 }
 
 /**
- * The row counts (table-sql.ts `ROW_COUNTS`): the table and its trigger function, the function
- * replaced only when its text changed (two apps starting at once would otherwise race on it).
- */
-async function syncRowCountsFunction(db: Knex): Promise<void> {
-  for (const ddl of ROW_COUNTS_DDL) await db.raw(ddl);
-  const body = ROW_COUNTS_FUNCTION.slice(
-    ROW_COUNTS_FUNCTION.indexOf('$fn$') + 4,
-    ROW_COUNTS_FUNCTION.lastIndexOf('$fn$'),
-  );
-  const { rows } = await db.raw(`SELECT prosrc FROM pg_proc WHERE proname = 'vellum_count_rows'`);
-  if ((rows as Array<{ prosrc: string }>).some((r) => r.prosrc === body)) return;
-  await db.raw(ROW_COUNTS_FUNCTION);
-}
-
-/**
  * A table's count triggers, and its counts as they are when they start: under a lock that
- * holds off writers (and another app's sync) between the count and the triggers.
+ * holds off writers between the count and the triggers.
  */
 async function syncRowCounts(db: Knex, table: string): Promise<void> {
   const started = async (): Promise<boolean> =>
@@ -200,7 +189,6 @@ async function syncRowCounts(db: Knex, table: string): Promise<void> {
     ).rows.length > 0;
   if (await started()) return;
   await db.raw('LOCK TABLE ?? IN SHARE ROW EXCLUSIVE MODE', [table]);
-  if (await started()) return;
   const counts = recount(table);
   await db.raw(counts.sql, counts.bindings);
   for (const { name, create } of countTriggers(table)) {
@@ -252,11 +240,16 @@ const TOAST_TUPLE_TARGET = 8160;
  * two drafts may hold one value, and a published document one that only drafts hold.
  */
 export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise<SyncReport> {
+  // two apps starting on one database sync one after the other: concurrent `CREATE … IF NOT
+  // EXISTS` (or OR REPLACE) of one object can fail, and each step below may assume it runs alone
+  await db.raw(SYNC_LOCK);
   await db.raw(`CREATE SEQUENCE IF NOT EXISTS ${COMPONENT_ID_SEQUENCE}`);
   await db.raw(CREATE_RANK_SEQUENCE);
+  await db.raw(GENERATIONS_DDL);
   const trigram = await ensureTrigram(db);
   const unindexed: string[] = [];
-  await syncRowCountsFunction(db);
+  for (const ddl of ROW_COUNTS_DDL) await db.raw(ddl);
+  await db.raw(ROW_COUNTS_FUNCTION);
   for (const ct of contentTypes) {
     const t = ct.collectionName;
     await db.raw(createTable(t));

@@ -13,13 +13,9 @@ import type { Generations } from './generations.ts';
 export const GENERATIONS_TABLE = 'vellum_generations';
 export const GENERATIONS_CHANNEL = 'vellum_generations';
 
-/** Create the table (two apps starting at once on one database: one creates it, the other waits). */
-export async function ensureGenerationsTable(db: Knex): Promise<void> {
-  await db.transaction(async (trx) => {
-    await trx.raw("SELECT pg_advisory_xact_lock(hashtextextended('vellum_generations:create', 0))");
-    await trx.raw(`CREATE TABLE IF NOT EXISTS ${GENERATIONS_TABLE} (key text PRIMARY KEY, generation bigint NOT NULL)`);
-  });
-}
+/** The table, created by the schema sync (database/sync.ts) with the document tables. */
+const GENERATIONS_COLUMNS = 'key text PRIMARY KEY, generation bigint NOT NULL';
+export const GENERATIONS_DDL = `CREATE TABLE IF NOT EXISTS ${GENERATIONS_TABLE} (${GENERATIONS_COLUMNS})`;
 
 /** Bump `keys` in `conn`'s transaction and queue their NOTIFY; returns the new generations. */
 export async function bumpGenerations(conn: Knex, keys: Iterable<string>): Promise<Array<[string, number]>> {

@@ -3,11 +3,10 @@
  * transaction, the LISTEN connection that learns other instances' bumps, and the cache itself
  * (absent when `responseCache.enabled` is false; writes still bump, for the other instances).
  */
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { ConnectionOptions } from '../../database/connection.ts';
 import type { GenerationBumps } from '../documents/after-commit.ts';
-import { bumpGenerations, ensureGenerationsTable, type GenerationListener, listenForGenerations } from './database.ts';
+import { bumpGenerations, type GenerationListener, listenForGenerations } from './database.ts';
 import { createGenerations, type Generations } from './generations.ts';
 import { createResponseCache, type ResponseCache } from './response-cache.ts';
 
@@ -22,8 +21,8 @@ export interface CacheLayer {
   readonly bumps: GenerationBumps;
   /** the cache, when enabled */
   readonly cache: ResponseCache | undefined;
-  /** the table, then LISTEN (the first attempt awaited; the cache serves once it is connected) */
-  start(db: Knex, connection: ConnectionOptions | string, applicationName: string): Promise<void>;
+  /** LISTEN (the first attempt awaited; the cache serves once it is connected); the sync made the table */
+  start(connection: ConnectionOptions | string, applicationName: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -43,8 +42,7 @@ export function createCacheLayer(options: { enabled: boolean; maxBytes: number; 
         };
       },
     },
-    async start(db, connection, applicationName) {
-      await ensureGenerationsTable(db);
+    async start(connection, applicationName) {
       listener = listenForGenerations({
         connection,
         applicationName,

@@ -275,7 +275,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     if (!synced.searchIndexes) {
       log.warn('the pg_trgm extension could not be created: `_q` searches work, without an index');
     }
-    await cacheLayer.start(db, connection!, applicationName);
+    await cacheLayer.start(connection!, applicationName);
     server.route({ method: 'GET', path: '/_health', handler: (ctx) => health(ctx, getDb()), config: { auth: false } });
     endpoints.add({ name: 'Health', path: '/_health' });
     for (const p of plugins) await inPlugin(p, 'bootstrap', () => p.bootstrap?.(app, apis.get(p.name)));
