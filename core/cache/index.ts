@@ -10,7 +10,7 @@ import { bumpGenerations, type GenerationListener, listenForGenerations } from '
 import { createGenerations, type Generations } from './generations.ts';
 import { createResponseCache, type ResponseCache } from './response-cache.ts';
 
-export { noteRead } from './response-cache.ts';
+export { noteQueryRead, noteRead } from './response-cache.ts';
 export { readDependencies, type ReadShape } from './dependencies.ts';
 export type { Generations } from './generations.ts';
 export type { ResponseCache } from './response-cache.ts';

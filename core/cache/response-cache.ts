@@ -7,6 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { RequestState, RouteMiddleware } from '../http/server.ts';
+import type { Registry } from '../content-types/registry.ts';
+import { readDependencies, type ReadShape } from './dependencies.ts';
 import { createByteLru } from './lru.ts';
 import type { GenerationRecord, Generations } from './generations.ts';
 
@@ -48,6 +50,16 @@ export function noteRead(state: RequestState, deps: Iterable<string> | null): vo
   }
   pending.deps ??= new Set();
   for (const d of deps) pending.deps.add(d);
+}
+
+/**
+ * `noteRead` of what a read of `uid` shaped by `shape` (a parsed query, or a GraphQL plan's parts)
+ * depends on (`readDependencies`), worked out only when the request is being cached.
+ */
+export function noteQueryRead(state: RequestState, registry: Registry, uid: string, shape: ReadShape): void {
+  const pending = state[STATE_KEY] as PendingRead | undefined;
+  if (!pending || pending.deps === null) return;
+  noteRead(state, readDependencies(registry, uid, shape));
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, as RFC 9110 wants for it). */

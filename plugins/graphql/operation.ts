@@ -29,7 +29,7 @@ import {
   isAppError,
   mapLimit,
   noteRead,
-  readDependencies,
+  noteQueryRead,
   type RequestAuth,
   type RequestContext,
 } from '../../core/index.ts';
@@ -107,19 +107,6 @@ const answer = (status: number, errors: GraphQLFormattedError[]): Answer => ({
   status,
   body: JSON.stringify({ errors }),
 });
-
-/** The content types the planned root fields read (null when one cannot tell), for the response cache. */
-function readsOf(app: App, planned: Planned[]): Set<string> | null {
-  const all = new Set<string>();
-  for (const p of planned) {
-    if (!p.plan) continue;
-    const { root, layout, filters, sort } = p.plan;
-    const deps = readDependencies(app.registry, root.uid, { layout, filters, sort });
-    if (!deps) return null;
-    for (const d of deps) all.add(d);
-  }
-  return all;
-}
 
 /** The Query resolver `execute` calls for a shadow CRUD field: the same plan and read, parsed. */
 export function rootResolver(app: App): (root: RootField) => GraphQLFieldResolver<unknown, unknown> {
@@ -221,7 +208,7 @@ export function createOperations(deps: OperationDeps) {
    * Shadow CRUD reads, each root field one statement, answered as text. A few at a time: one
    * request's root fields never hold more than `READS_AT_ONCE` of the pool's connections.
    */
-  async function fast(planned: Planned[]): Promise<Answer> {
+  async function fast(planned: Planned[], http: RequestContext | undefined): Promise<Answer> {
     const fieldErrors: GraphQLFormattedError[][] = planned.map(() => []);
     const values = await mapLimit(planned, READS_AT_ONCE, async (p, i) => {
       if (p.typename) return '"Query"';
@@ -245,6 +232,11 @@ export function createOperations(deps: OperationDeps) {
       ? 'null'
       : `{${planned.map((p, i) => `${JSON.stringify(p.key)}:${values[i]}`).join(',')}}`;
     const head = errors.length > 0 ? `"errors":${JSON.stringify(errors)},` : '';
+    // for the response cache: an answer with errors is never kept; one without, by what its plans read
+    if (http) {
+      if (errors.length > 0) noteRead(http.state, null);
+      else for (const p of planned) if (p.plan) noteQueryRead(http.state, app.registry, p.plan.root.uid, p.plan);
+    }
     return { status: 200, body: `{${head}"data":${data}}` };
   }
 
@@ -328,12 +320,8 @@ export function createOperations(deps: OperationDeps) {
     if (operation.operation === 'query') {
       try {
         const planned = planAll(op, operation, auth);
-        if (planned) {
-          const answered = await fast(planned);
-          // only shadow CRUD reads, planned, are cached: an answer with errors, or any other operation, never
-          if (http) noteRead(http.state, answered.body.startsWith('{"errors"') ? null : readsOf(app, planned));
-          return answered;
-        }
+        // only shadow CRUD reads, planned, are cached (`fast` says what they read); any other operation never
+        if (planned) return await fast(planned, http);
       } catch (err) {
         if (isAmountLimit(err)) return answer(400, [formatError(err, log)]);
         throw err;

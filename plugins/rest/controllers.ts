@@ -5,13 +5,12 @@ import {
   type Doc,
   type DocumentApi,
   isPlainObject,
-  noteRead,
+  noteQueryRead,
   notFound,
   paginationMeta,
   parseRestQuery,
   type Query,
   type QueryConfig,
-  readDependencies,
   type RequestContext,
   sanitizeInput,
   validationError,
@@ -54,7 +53,7 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
   /** a read's query, its dependencies noted for the response cache */
   const readQuery = (ctx: RequestContext): Query => {
     const q = query(ctx);
-    noteRead(ctx.state, readDependencies(app.registry, ct.uid, q));
+    noteQueryRead(ctx.state, app.registry, ct.uid, q);
     return q;
   };
   // a write answers the document it wrote: `_q` is for reads (Strapi ignores it on writes too)

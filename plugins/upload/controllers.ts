@@ -5,10 +5,10 @@ import {
   FILE_UID,
   forbidden,
   isPlainObject,
+  noteQueryRead,
   noteRead,
   notFound,
   parseRestQuery,
-  readDependencies,
   type QueryConfig,
   type RequestContext,
   validationError,
@@ -118,7 +118,7 @@ export function createUploadControllers(app: App, service: UploadService, sizeLi
       // the path every list takes: parse, then what the caller may read, then one bounded read
       const parsed = parseRestQuery(app.registry, FILE_UID, ctx.state.query, queries);
       const q = authorizeQuery(app.registry, FILE_UID, parsed, ctx.state.auth);
-      noteRead(ctx.state, readDependencies(app.registry, FILE_UID, q));
+      noteQueryRead(ctx.state, app.registry, FILE_UID, q);
       const pagination = ctx.state.query.pagination === undefined ? unpaged : q.pagination;
       const docs = await app.documents(FILE_UID).findMany({ ...q, pagination });
       ctx.body = docs.map((d) => present(d));

@@ -5,14 +5,13 @@ import {
   checkQueryLimits,
   type Doc,
   type HttpMethod,
-  noteRead,
+  noteQueryRead,
   notFound,
   type PaginationConfig,
   parseRestQuery,
   type Query,
   type QueryConfig,
   type RequestContext,
-  readDependencies,
   resolveFilters,
   type RestApiConfig,
   unauthorized,
@@ -90,7 +89,7 @@ function createUserControllers(app: App, users: UserStore, queries: QueryConfig)
   /** a cacheable read's query, what it depends on noted for the response cache */
   const readQuery = (ctx: RequestContext): Query => {
     const q = query(ctx);
-    noteRead(ctx.state, readDependencies(app.registry, USER_UID, q));
+    noteQueryRead(ctx.state, app.registry, USER_UID, q);
     return q;
   };
   const view = (ctx: RequestContext, q = query(ctx)): UserView => ({ populate: q.populate, fields: q.fields });
