@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { ROOT, startApp } from '../helpers/app.ts';
+import { until } from '../helpers/until.ts';
 
 /**
  * What one expensive request can do to everyone else. Filters and sorts chained through a
@@ -216,14 +217,6 @@ describe('slow statements', () => {
         "'SELECT pg_sleep%' AND state = 'active'",
     );
     return rows[0].n;
-  };
-  const until = async (check: () => Promise<boolean>, ms = 5000): Promise<boolean> => {
-    const end = Date.now() + ms;
-    while (Date.now() < end) {
-      if (await check()) return true;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return check();
   };
 
   beforeAll(async () => {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 import { SHAPES, shapeConfig, shapeQueries } from '../helpers/graphql-shapes.ts';
+import { until } from '../helpers/until.ts';
 
 const ARTICLE = 'api::article.article';
 const PUBLIC = { authorization: '' };
@@ -244,14 +245,6 @@ describe.each(SHAPES)('%s shape', (shape) => {
             "WHERE datname = current_database() AND wait_event_type = 'Lock'",
         );
         return rows[0].n;
-      };
-      const until = async (check: () => Promise<boolean>, ms = 5000): Promise<boolean> => {
-        const end = Date.now() + ms;
-        while (Date.now() < end) {
-          if (await check()) return true;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        return check();
       };
       const query = JSON.stringify({ query: `{ ${q.ids('articles')} }` });
       const send = (signal?: AbortSignal) =>
