@@ -84,7 +84,6 @@ export interface EmbeddedPostgresHandle {
 }
 
 const USER = 'postgres';
-// The builtin provider gives C.UTF-8 semantics without depending on which OS locales exist.
 /**
  * Settings for what Vellum sends: many short statements, each reading a page of documents,
  * from a few connections on a small machine with an SSD. DESIGN.md ("PostgreSQL settings and
@@ -104,6 +103,7 @@ const OLTP_FLAGS = [
   'max_parallel_workers_per_gather=0',
 ];
 
+// The builtin provider gives C.UTF-8 semantics without depending on which OS locales exist.
 const INITDB_FLAGS = ['--encoding=UTF8', '--locale-provider=builtin', '--builtin-locale=C.UTF-8', '--locale=C'];
 const exec = promisify(execFile);
 const defaultLog: EmbeddedPostgresLog = {
@@ -158,14 +158,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   }
 
   // No unix socket: avoids /tmp lock-file clashes between clusters and socket path-length limits.
-  const flags = [
-    '-c',
-    'listen_addresses=127.0.0.1',
-    '-c',
-    'unix_socket_directories=',
-    ...OLTP_FLAGS.flatMap((f) => ['-c', f]),
-    ...(opts.postgresFlags ?? []),
-  ];
+  const settings = ['listen_addresses=127.0.0.1', 'unix_socket_directories=', ...OLTP_FLAGS];
+  const flags = [...settings.flatMap((f) => ['-c', f]), ...(opts.postgresFlags ?? [])];
   const launch = (port: number): Promise<ChildProcess> => {
     tail.length = 0;
     return startPostmaster({ bins, clusterDir, ids, onLog, port, flags });
