@@ -81,10 +81,18 @@ function lastLoggedError(output: string): string | undefined {
   return undefined;
 }
 
+/** `failure`, when it is a 5xx (`status`), followed by the error the server logged for it. */
+async function withServerLog(failure: string | undefined, status: number, server: Server): Promise<string | undefined> {
+  if (status < 500 || !server.output) return failure;
+  await new Promise((r) => setTimeout(r, 100)); // let the child's log line arrive
+  const logged = lastLoggedError(server.output());
+  return logged ? `${failure}\n    server log: ${logged}` : failure;
+}
+
 /** A mixed run whose first failure was a 5xx, with the error the server logged. */
-function explained(m: MixedMeasurement, server: Server): MixedMeasurement {
-  const logged = m.firstFailure?.startsWith('5') && server.output ? lastLoggedError(server.output()) : undefined;
-  return logged ? { ...m, firstFailure: `${m.firstFailure}\n    server log: ${logged}` } : m;
+async function explained(m: MixedMeasurement, server: Server): Promise<MixedMeasurement> {
+  const status = Number(m.firstFailure?.slice(0, 3) ?? 0);
+  return { ...m, firstFailure: await withServerLog(m.firstFailure, status, server) };
 }
 
 /** One workload on one server: its first answer (failures explained), then the load. */
@@ -100,9 +108,7 @@ async function measureSide(
   const first = await firstAnswer(server.url + w.path, load.headers, post);
   if (first.status >= 300 || first.error) {
     progress(`!!! ${w.name} (${label}) answers ${first.status}: ${first.error?.slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 100)); // let the child's log line arrive
-    const logged = first.status >= 500 && server.output ? lastLoggedError(server.output()) : undefined;
-    if (logged) first.error = `${first.error}\n    server log: ${logged}`;
+    first.error = await withServerLog(first.error, first.status, server);
   }
   const cpu = await sampler(server, cleanup);
   return { first, measured: await measure(server.url + w.path, load, cpu, post) };
@@ -183,8 +189,14 @@ async function runVellum(articles: number, load: LoadOptions, cleanup: Cleanup, 
   const ceiling = await measureCeiling(cold, load, cleanup);
   const sequence = mixedSequence(targets);
   progress('measuring the mixed workload (warm, then cold)…');
-  const mixedWarm = explained(await measureMixed(warm.url, sequence, token, load, await sampler(warm, cleanup)), warm);
-  const mixedCold = explained(await measureMixed(cold.url, sequence, token, load, await sampler(cold, cleanup)), cold);
+  const mixedWarm = await explained(
+    await measureMixed(warm.url, sequence, token, load, await sampler(warm, cleanup)),
+    warm,
+  );
+  const mixedCold = await explained(
+    await measureMixed(cold.url, sequence, token, load, await sampler(cold, cleanup)),
+    cold,
+  );
   return { seeded, targets, results, ceiling, mixed: { warm: mixedWarm, cold: mixedCold } };
 }
 
