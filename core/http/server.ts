@@ -23,6 +23,7 @@ import {
 } from '../errors.ts';
 import { explainForbiddenKey, guardBody } from './body-guard.ts';
 import { byteSize, drainBody } from './drain.ts';
+import { bodyAsBytes } from './body-bytes.ts';
 import { trustProxy, type ProxySettings } from './proxy.ts';
 import type { RequestAuth } from '../auth/types.ts';
 import { databaseUnavailable } from '../documents/db-errors.ts';
@@ -225,6 +226,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       ctx.status = appErr.status;
       ctx.body = { data: null, error: appErr.toJSON() };
     }
+    bodyAsBytes(ctx);
     // answered before the body was read (refused, 413, a route that reads none): read the rest first, so
     // the client, still sending, gets the answer; past the limit, close rather than read on
     const limit = Math.max(drainLimit, ctx.state.bodyLimit ?? 0);
