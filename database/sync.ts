@@ -5,6 +5,7 @@ import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
 import { lit, quote } from '../core/query/sql.ts';
 import { GENERATIONS_DDL } from '../core/cache/database.ts';
+import { RENDERED, renderExpression } from '../core/query/render-sql.ts';
 import {
   CREATE_RANK_SEQUENCE,
   countTriggers,
@@ -141,6 +142,42 @@ async function syncValueColumns(db: Knex, ct: ContentType): Promise<void> {
   for (const [name, definition] of wanted) await db.raw(`COMMENT ON COLUMN ??.?? IS ${lit(definition)}`, [t, name]);
 }
 
+/**
+ * The kept render of each row (core/query/render-sql.ts): a text column, and a BEFORE trigger
+ * that computes it from the row on every insert and update, whatever writes it (the document
+ * service, a migration's SQL). Its expression is kept as the column's comment: when the schema
+ * changes it (an attribute added, removed, made private), the function is replaced and every row
+ * rendered again by one UPDATE, which rewrites the table once, as a new value column does.
+ */
+async function syncRender(db: Knex, ct: ContentType): Promise<void> {
+  const t = ct.collectionName;
+  const expression = renderExpression(ct);
+  const { rows } = await db.raw(
+    `SELECT col_description(attrelid, attnum) AS definition,
+       EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = attrelid AND tgname = ?) AS triggered
+     FROM pg_attribute WHERE attrelid = quote_ident(?)::regclass AND attname = ? AND NOT attisdropped`,
+    [RENDER_TRIGGER, t, RENDERED],
+  );
+  const kept = rows[0] as { definition: string | null; triggered: boolean } | undefined;
+  if (kept?.definition === expression && kept.triggered) return;
+  const fn = quote(`vellum_render_${short(t)}`);
+  await db.raw(`ALTER TABLE ${quote(t)} ADD COLUMN IF NOT EXISTS ${quote(RENDERED)} text`);
+  // DDL takes no bind parameters: the expression holds our column names and schema-checked attribute names
+  await db.raw(
+    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $render$ ` +
+      `BEGIN NEW.${quote(RENDERED)} := ${expression}; RETURN NEW; END $render$`,
+  );
+  await db.raw(`DROP TRIGGER IF EXISTS ${RENDER_TRIGGER} ON ${quote(t)}`);
+  await db.raw(
+    `CREATE TRIGGER ${RENDER_TRIGGER} BEFORE INSERT OR UPDATE ON ${quote(t)} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+  );
+  // every stored row rendered by the trigger, as a write would
+  await db.raw(`UPDATE ${quote(t)} SET ${quote(RENDERED)} = NULL`);
+  await db.raw(`COMMENT ON COLUMN ${quote(t)}.${quote(RENDERED)} IS ${lit(expression)}`);
+}
+
+const RENDER_TRIGGER = 'vellum_render';
+
 /** Name of a read index (see `readIndexes`): its key, and a hash of its definition (under 63 bytes). */
 export const readIndexName = (table: string, key: string, definition: string): string =>
   `${table.slice(0, 30)}_${key.slice(0, 16)}_${short(`${table}:${definition}`)}${READ_SUFFIX}`.toLowerCase();
@@ -263,6 +300,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     await syncSearchIndex(db, ct, trigram);
     await syncRowCounts(db, t);
     await syncValueColumns(db, ct);
+    await syncRender(db, ct);
     unindexed.push(...(await syncReadIndexes(db, ct)).map((a) => `${ct.uid}.${a}`));
 
     const wanted = new Map<string, string>();

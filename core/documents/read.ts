@@ -8,6 +8,7 @@ import { searchCondition } from '../query/search.ts';
 import { inScope } from './rows.ts';
 import { scopedRows, type Scope } from '../query/scope-sql.ts';
 import { documentJson, type SelectContext, type SharedRenders } from '../query/populate-sql.ts';
+import { documentText, RENDERED, showsRender } from '../query/render-sql.ts';
 import { COLUMNS, fragment as frag, qualified, quote, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
@@ -59,7 +60,9 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const redact = req.params.raw !== true;
   const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact, alias: () => `t${++n}`, shared };
   const { fields, populate, layout } = req.params;
-  const doc = documentJson(ctx, req.ct, 'r', { fields, populate, layout });
+  // as text, the documents are joined as PostgreSQL has them (the kept renders, render-sql.ts); as
+  // json, pg would parse them
+  const doc = (req.json ? documentText : documentJson)(ctx, req.ct, 'r', { fields, populate, layout });
   const ctes: Frag[] = [];
   // A list with a total whose filter reaches other rows (relations, components) or searches: the
   // matching ids once (a CTE), counted and cut into the page, rather than the filter evaluated
@@ -70,13 +73,16 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const once = req.count === true && (search !== undefined || (filters !== undefined && !readsOnlyItsRow(filters)));
   if (once)
     ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
-  const columns = ROW_COLUMNS.map((c) => `r0.${c}`);
+  // a text answer of the kept renders reads `data` only for what it populates
+  const rendered = req.json === true && showsRender(ctx, { fields, layout });
+  const needsData = !rendered || Object.keys(populate ?? {}).length > 0;
+  const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED] : [])];
   const ordered = once
     ? req
         .db({ r0: req.ct.collectionName })
         .whereRaw(`${qualified('r0', COLUMNS.id)} IN (SELECT ${quote(COLUMNS.id)} FROM ${MATCH})`)
-        .select(columns)
-    : matching(req, 'r0').select(columns);
+        .select(columns.map((c) => `r0.${c}`))
+    : matching(req, 'r0').select(columns.map((c) => `r0.${c}`));
   applySort(ordered, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
   if (req.offset) ordered.offset(req.offset);
   if (req.limit !== undefined && req.limit !== null) ordered.limit(req.limit);
@@ -84,8 +90,9 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // limit: a document over 8 kB is stored compressed (database/sync.ts) and every `data->'key'`
   // would decompress it again, while doing it before the limit would copy every matching row's
   // document. OFFSET 0 keeps PostgreSQL from inlining the expression into each `data->'key'`.
-  const detoasted = ROW_COLUMNS.map((c) =>
-    c === COLUMNS.data ? `${qualified('p', c)} || '{}'::jsonb AS ${quote(c)}` : qualified('p', c),
+  // (a read of the kept renders alone reads `data` only for a row without one: not detoasted)
+  const detoasted = columns.map((c) =>
+    c === COLUMNS.data && needsData ? `${qualified('p', c)} || '{}'::jsonb AS ${quote(c)}` : qualified('p', c),
   );
   const rows = frag(`SELECT ${detoasted.join(', ')} FROM (?) "p" OFFSET 0`, [ordered as unknown as Knex.Value]);
   let from: Frag;
@@ -94,19 +101,21 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
     ctes.push(frag(`${shared.page} AS MATERIALIZED (${rows.sql})`, rows.bindings), ...shared.ctes);
     from = frag(shared.page);
   } else {
-    // the ordered page feeds json_agg in its order
     from = frag(`(${rows.sql})`, rows.bindings);
   }
   const count = !req.count ? null : once ? frag(`SELECT count(*) FROM ${MATCH}`) : totalOf(req);
-  // as text, pg hands the string over as it came; as json, it would parse it
-  const asText = req.json ? '::text' : '';
+  // the ordered page feeds the aggregate in its order
+  const aggregate = req.json
+    ? `'[' || COALESCE((SELECT string_agg(${doc.sql}, ',') FROM ${from.sql} "r"), '') || ']'`
+    : `COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} "r"), '[]'::json)`;
   const withCtes = ctes.length > 0 ? `WITH ${ctes.map((c) => c.sql).join(', ')} ` : '';
   const totalColumn = count ? `, (${count.sql}) AS total` : '';
-  const query = req.db.raw(
-    `${withCtes}SELECT COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} "r"), '[]'::json)` +
-      `${asText} AS data${totalColumn}`,
-    [...ctes.flatMap((c) => c.bindings), ...doc.bindings, ...from.bindings, ...(count?.bindings ?? [])],
-  );
+  const query = req.db.raw(`${withCtes}SELECT ${aggregate} AS data${totalColumn}`, [
+    ...ctes.flatMap((c) => c.bindings),
+    ...doc.bindings,
+    ...from.bindings,
+    ...(count?.bindings ?? []),
+  ]);
   // compiled once: to name the statement and to run it (knex hands `options.name` to pg, which
   // makes it a prepared statement); the compiled text has no `?` left but the placeholders
   const compiled = query.toSQL();

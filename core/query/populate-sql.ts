@@ -181,7 +181,7 @@ const hidden = (attr: Attribute): boolean => attr.private === true || attr.type 
  * `json_build_object` keeps key order (Strapi's: id, documentId, attributes, timestamps,
  * then populated ones) but takes at most 100 arguments; wider objects are merged as jsonb.
  */
-function object(pairs: Array<[string, Frag]>): Frag {
+export function object(pairs: Array<[string, Frag]>): Frag {
   const chunks: Array<Array<[string, Frag]>> = [];
   for (let i = 0; i < pairs.length; i += 50) chunks.push(pairs.slice(i, i + 50));
   const build = (fn: string, chunk: Array<[string, Frag]>): Frag => ({
@@ -204,12 +204,12 @@ function scalarJson(attr: Attribute, data: string, name: string): Frag {
 }
 
 /** Scalar attributes a shape shows, in schema order. */
-function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] {
-  const wanted = shape.fields ? new Set(shape.fields) : null;
+function scalars(redact: boolean, attrs: Attributes, fields?: string[]): string[] {
+  const wanted = fields ? new Set(fields) : null;
   return (
     Object.entries(attrs)
       // naming a private attribute in `fields` does not reveal it: only a raw read does
-      .filter(([name, attr]) => isScalar(attr) && !(ctx.redact && hidden(attr)) && (wanted ? wanted.has(name) : true))
+      .filter(([name, attr]) => isScalar(attr) && !(redact && hidden(attr)) && (wanted ? wanted.has(name) : true))
       .map(([name]) => name)
   );
 }
@@ -217,23 +217,42 @@ function scalars(ctx: SelectContext, attrs: Attributes, shape: Shape): string[] 
 /** The JSON of one document row under `alias`. */
 export function documentJson(ctx: SelectContext, ct: ContentType, alias: string, shape: Shape): Frag {
   if (shape.layout) return layoutJson({ ...ctx, row: { alias, ct } }, { row: { alias, ct } }, shape.layout);
+  return object([...ownPairs(ctx.redact, ct, alias, shape.fields), ...populatedPairs(ctx, ct, alias, shape)]);
+}
+
+/**
+ * The keys of a document row's own fields under `alias`, in Strapi's order: id, documentId, the
+ * scalar attributes `fields` names (all when unset) in schema order, the timestamps, the locale.
+ * With `redact`, private and password attributes are left out.
+ */
+export function ownPairs(redact: boolean, ct: ContentType, alias: string, fields?: string[]): Array<[string, Frag]> {
   const pairs: Array<[string, Frag]> = [
     ['id', frag(col(alias, COLUMNS.id))],
     ['documentId', frag(col(alias, COLUMNS.documentId))],
   ];
-  for (const name of scalars(ctx, ct.attributes, shape)) {
+  for (const name of scalars(redact, ct.attributes, fields)) {
     pairs.push([name, scalarJson(ct.attributes[name], col(alias, COLUMNS.data), name)]);
   }
   for (const key of SYSTEM)
-    if (!shape.fields || shape.fields.includes(key)) pairs.push([key, frag(isoTimestamp(col(alias, COLUMNS[key])))]);
-  if (isLocalized(ct) && (!shape.fields || shape.fields.includes('locale')))
+    if (!fields || fields.includes(key)) pairs.push([key, frag(isoTimestamp(col(alias, COLUMNS[key])))]);
+  if (isLocalized(ct) && (!fields || fields.includes('locale')))
     pairs.push(['locale', frag(col(alias, COLUMNS.locale))]);
+  return pairs;
+}
+
+/** The keys a document row under `alias` populates, after its own (each value a JSON expression). */
+export function populatedPairs(
+  ctx: SelectContext,
+  ct: ContentType,
+  alias: string,
+  shape: Shape,
+): Array<[string, Frag]> {
   const inner: SelectContext = { ...ctx, row: { alias, ct } };
-  for (const [key, node] of Object.entries(shape.populate ?? {})) {
-    const data = col(alias, COLUMNS.data);
-    pairs.push([key, populated(inner, ct.attributes, data, attributeOf(key, node), node, { alias, ct })]);
-  }
-  return object(pairs);
+  const data = col(alias, COLUMNS.data);
+  return Object.entries(shape.populate ?? {}).map(([key, node]) => [
+    key,
+    populated(inner, ct.attributes, data, attributeOf(key, node), node, { alias, ct }),
+  ]);
 }
 
 /**
@@ -254,7 +273,7 @@ function componentJson(ctx: SelectContext, uid: string, expr: string, shape: Sha
   const pairs: Array<[string, Frag]> = [];
   if (inZone) pairs.push(['__component', frag(`${expr}->'__component'`)]);
   pairs.push(['id', frag(`${expr}->'id'`)], ['documentId', frag(`${expr}->'documentId'`)]);
-  for (const name of scalars(ctx, attrs, shape)) pairs.push([name, scalarJson(attrs[name], expr, name)]);
+  for (const name of scalars(ctx.redact, attrs, shape.fields)) pairs.push([name, scalarJson(attrs[name], expr, name)]);
   for (const [key, node] of Object.entries(shape.populate ?? {})) {
     pairs.push([key, populated(ctx, attrs, expr, attributeOf(key, node), node, null)]);
   }

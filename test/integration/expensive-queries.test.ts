@@ -42,7 +42,7 @@ const dotted = (hops: number, rest: string): string => `${'tags.articles.'.repea
 async function read(path: string): Promise<{ status: number; body: any; sql: string }> {
   t.queries.length = 0;
   const res = await t.request('GET', path);
-  const sql = t.queries.filter((q) => q.includes('json_agg')).at(-1) ?? '';
+  const sql = t.queries.filter((q) => /(string|json)_agg/.test(q)).at(-1) ?? '';
   return { status: res.status, body: res.body, sql };
 }
 

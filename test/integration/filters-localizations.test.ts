@@ -82,7 +82,7 @@ describe('filters[localizations]', () => {
   it('is one statement, a correlated EXISTS on the same table with every name quoted', async () => {
     t.queries.length = 0;
     expect(await found('locale=en&filters[localizations][title][$eq]=L10n-B')).toEqual([[both, 'en']]);
-    const statements = t.queries.filter((q) => q.includes('json_agg') && q.includes('"articles"'));
+    const statements = t.queries.filter((q) => /(string|json)_agg/.test(q) && q.includes('"articles"'));
     expect(statements).toHaveLength(1);
     expect(statements[0]).toContain(
       'EXISTS (SELECT 1 FROM "articles" AS "_vf1" WHERE "_vf1"."document_id" = "m"."document_id" ' +
