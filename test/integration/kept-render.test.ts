@@ -46,8 +46,9 @@ const thingData = (n: number) => ({
 
 /** Rows of `ct`'s table whose kept render is not what the row renders to now. */
 async function stale(ct: ContentType = t.app.registry.contentType(THING)): Promise<number> {
+  const rendered = renderExpression(ct, 'a');
   const { rows } = await t.sql.raw(
-    `SELECT count(*)::int AS n FROM ${ct.collectionName} a WHERE a."v:doc" IS DISTINCT FROM ${renderExpression(ct, 'a')}`,
+    `SELECT count(*)::int AS n FROM ${ct.collectionName} a WHERE a."v:doc" IS DISTINCT FROM ${rendered}`,
   );
   return rows[0].n;
 }
