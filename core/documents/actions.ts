@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createId } from '@paralleldrive/cuid2';
+import { newDocumentId } from './document-id.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isLocalized, isToMany } from '../content-types/types.ts';
 import { applicationError } from '../errors.ts';
@@ -196,7 +196,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     },
     async create(ctx) {
       const p = ctx.params;
-      const documentId = p.documentId ?? createId();
+      const documentId = p.documentId ?? newDocumentId();
       const status = ctx.contentType.options.draftAndPublish ? (p.status ?? 'draft') : 'published';
       const locale = isLocalized(ctx.contentType) && p.locale && p.locale !== '*' ? p.locale : null;
       await write(ctx, documentId, p.data, {

@@ -1,5 +1,5 @@
 import bcrypt from 'bcrypt';
-import { createId } from '@paralleldrive/cuid2';
+import { newDocumentId } from './document-id.ts';
 import { applicationError, fieldErrors, invalidKey, type FieldIssue } from '../errors.ts';
 import { isPlainObject } from '../config/merge.ts';
 import type { Registry } from '../content-types/registry.ts';
@@ -362,7 +362,7 @@ function instance(
   }
   const target: Record<string, unknown> = dynamicZoneComponent ? { __component: dynamicZoneComponent } : {};
   target.id = null;
-  target.documentId = createId();
+  target.documentId = newDocumentId();
   // a new instance's id is filled in place from the sequence once the whole payload is valid
   walk.out.newComponents.push(target);
   return walkObject(walk, attributes, value, null, path, COMPONENT_META, true, target, null);

@@ -13,7 +13,7 @@ export type RelationInput =
   | { kind: 'set'; refs: RelationRef[] }
   | { kind: 'patch'; connect: RelationRef[]; disconnect: RelationRef[] };
 
-/** What a documentId may look like (generated ones are cuid2s; imported ones may differ). */
+/** What a documentId may look like (generated ones have cuid2's shape, document-id.ts; imported ones may differ). */
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const fail = (path: string[], message: string, value: unknown): { issue: FieldIssue } => ({
