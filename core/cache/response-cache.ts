@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RequestState, RouteMiddleware } from '../http/server.ts';
+import { bodyBytes } from '../http/body-bytes.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { readDependencies, type ReadShape } from './dependencies.ts';
 import { createByteLru } from './lru.ts';
@@ -118,14 +119,7 @@ export function createResponseCache(generations: Generations, options: ResponseC
       if (r.changedAt > pending.startedAt) return false;
       records.push(r);
     }
-    const raw = ctx.body;
-    const body = Buffer.isBuffer(raw)
-      ? raw
-      : typeof raw === 'string'
-        ? Buffer.from(raw)
-        : raw !== null && typeof raw === 'object' && typeof (raw as { pipe?: unknown }).pipe !== 'function'
-          ? Buffer.from(JSON.stringify(raw))
-          : null;
+    const body = bodyBytes(ctx.body);
     if (!body) return false;
     const type = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';
     const gens = records.map((r) => r.generation);

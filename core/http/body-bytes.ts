@@ -8,15 +8,19 @@ import type Koa from 'koa';
  * Content-Type set with the first body stays (Koa keeps one already set).
  */
 export function bodyAsBytes(ctx: Koa.Context): void {
-  const body: unknown = ctx.body;
-  if (ctx.respond === false || body === null || body === undefined || Buffer.isBuffer(body)) return;
-  if (typeof body === 'string') ctx.body = Buffer.from(body);
-  else if (isJson(body)) ctx.body = Buffer.from(JSON.stringify(body));
+  if (ctx.respond === false || Buffer.isBuffer(ctx.body)) return;
+  const bytes = bodyBytes(ctx.body);
+  if (bytes) ctx.body = bytes;
 }
 
-/** What Koa would stringify: arrays and plain objects (not streams, Blobs or Responses, which it pipes). */
-function isJson(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null) return false;
+/**
+ * The bytes Koa would send for `body` (a Buffer, a string, or JSON it stringifies: an array or a
+ * plain object); null for no body and for what Koa pipes (streams, Blobs, Responses).
+ */
+export function bodyBytes(body: unknown): Buffer | null {
+  if (Buffer.isBuffer(body)) return body;
+  if (typeof body === 'string') return Buffer.from(body);
+  if (typeof body !== 'object' || body === null) return null;
   const proto = Object.getPrototypeOf(body);
-  return Array.isArray(body) || proto === Object.prototype || proto === null;
+  return Array.isArray(body) || proto === Object.prototype || proto === null ? Buffer.from(JSON.stringify(body)) : null;
 }
