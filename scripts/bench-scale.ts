@@ -16,7 +16,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startEmbeddedPostgres } from '../database/embedded.ts';
 import { createTestApp, type TestApp } from '../testing.ts';
-import { explain, nodes, type PlanNode, recordStatements, type Statement } from '../test/helpers/plans.ts';
+import {
+  explain,
+  nodes,
+  type PlanNode,
+  readsDocuments,
+  recordStatements,
+  type Statement,
+} from '../test/helpers/plans.ts';
 import { ROOT } from './root.ts';
 
 const { values } = parseArgs({
@@ -99,7 +106,7 @@ async function measure(
     const first = await t.request('GET', url);
     if (first.status !== 200) throw new Error(`${url}: ${first.status} ${first.text}`);
     // a repeated request is answered by the response cache: its plan now is that of the SQL seen first
-    const read = seen.find((s) => /json_agg/.test(s.sql) && /from "articles"/i.test(s.sql)) ?? reads.get(name);
+    const read = seen.find((s) => readsDocuments(s.sql) && /from "articles"/i.test(s.sql)) ?? reads.get(name);
     if (read) reads.set(name, read);
     let planText = '';
     if (read) {

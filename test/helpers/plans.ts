@@ -10,6 +10,12 @@ export interface Statement {
   bindings: Knex.Value[];
 }
 
+/**
+ * Whether `sql` is a read of documents (core/documents/read.ts): the one statement that aggregates
+ * the page, with `string_agg` into a REST answer's text, with `json_agg` for parsed reads.
+ */
+export const readsDocuments = (sql: string): boolean => /\b(string|json)_agg\(/.test(sql);
+
 /** Records every statement `db` runs from now on into the returned list (clear it with `length = 0`). */
 export function recordStatements(db: Knex): Statement[] {
   const seen: Statement[] = [];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.ts';
 import { ROOT, startApp } from '../helpers/app.ts';
 import { until } from '../helpers/until.ts';
+import { readsDocuments } from '../helpers/plans.ts';
 
 /**
  * What one expensive request can do to everyone else. Filters and sorts chained through a
@@ -42,7 +43,7 @@ const dotted = (hops: number, rest: string): string => `${'tags.articles.'.repea
 async function read(path: string): Promise<{ status: number; body: any; sql: string }> {
   t.queries.length = 0;
   const res = await t.request('GET', path);
-  const sql = t.queries.filter((q) => /(string|json)_agg/.test(q)).at(-1) ?? '';
+  const sql = t.queries.filter((q) => readsDocuments(q)).at(-1) ?? '';
   return { status: res.status, body: res.body, sql };
 }
 
