@@ -13,14 +13,13 @@ const UNBIASED = 252;
  */
 export function newDocumentId(): string {
   let id = '';
-  while (id.length < 24) {
+  for (;;) {
     for (const byte of randomBytes(32)) {
-      if (byte >= UNBIASED) continue;
-      const letterOnly = id.length === 0;
-      if (letterOnly && byte % 36 >= 26) continue;
-      id += ALPHABET[byte % 36];
-      if (id.length === 24) break;
+      const c = byte % 36;
+      // a byte past the last whole round of 36 would favour the first characters; the first is a letter
+      if (byte >= UNBIASED || (id === '' && c >= 26)) continue;
+      id += ALPHABET[c];
+      if (id.length === 24) return id;
     }
   }
-  return id;
 }

@@ -77,12 +77,13 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   const rendered = req.json === true && showsRender(ctx, { fields, layout });
   const needsData = !rendered || Object.keys(populate ?? {}).length > 0;
   const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED] : [])];
-  const ordered = once
-    ? req
-        .db({ r0: req.ct.collectionName })
-        .whereRaw(`${qualified('r0', COLUMNS.id)} IN (SELECT ${quote(COLUMNS.id)} FROM ${MATCH})`)
-        .select(columns.map((c) => `r0.${c}`))
-    : matching(req, 'r0').select(columns.map((c) => `r0.${c}`));
+  const ordered = (
+    once
+      ? req
+          .db({ r0: req.ct.collectionName })
+          .whereRaw(`${qualified('r0', COLUMNS.id)} IN (SELECT ${quote(COLUMNS.id)} FROM ${MATCH})`)
+      : matching(req, 'r0')
+  ).select(columns.map((c) => `r0.${c}`));
   applySort(ordered, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
   if (req.offset) ordered.offset(req.offset);
   if (req.limit !== undefined && req.limit !== null) ordered.limit(req.limit);
