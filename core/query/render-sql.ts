@@ -36,7 +36,7 @@ export function documentText(ctx: SelectContext, ct: ContentType, alias: string,
     const built = documentJson(ctx, ct, alias, shape);
     return frag(`(${built.sql})::text`, built.bindings);
   }
-  // a row written with triggers off (a restore with --disable-triggers) has no render: built then
+  // a row written while the trigger was off (`session_replication_role = replica`) may have none: built then
   const own = `COALESCE(${qualified(alias, RENDERED)}, ${renderExpression(ct, alias)})`;
   const pairs = populatedPairs(ctx, ct, alias, shape);
   if (pairs.length === 0) return frag(own);

@@ -161,7 +161,7 @@ describe('the kept render of each row', () => {
     expect(await stale()).toBe(0);
     expect(await expectListEqualsFindOne('status=draft')).toBe(3);
 
-    // a restore with --disable-triggers writes rows without one: they are read built
+    // rows written while the trigger is off (a replica's session) may have none: they are read built
     await t.sql.raw('ALTER TABLE things DISABLE TRIGGER vellum_render');
     await t.sql.raw(`UPDATE things SET "v:doc" = NULL, data = data || '{"txt": "restored"}'`);
     await t.sql.raw('ALTER TABLE things ENABLE TRIGGER vellum_render');
