@@ -42,8 +42,20 @@ function endsTransaction(config: unknown): boolean {
 }
 
 /**
+ * Why a connection was taken out of the pool (knex's pool reads `__knex__disposed` before it hands a
+ * connection out, and closes one that has it instead). The pool logs it; the app logs it at debug.
+ */
+export const CANCELLED_CONNECTION = 'a cancel was sent to its backend, so it is closed rather than reused';
+
+/**
  * Make the statements `client` runs cancellable by the current request's signal. `connect`
  * opens a separate connection for the cancel itself.
+ *
+ * A cancel is a signal to the backend, not to a statement: one that arrives after the statement
+ * ended stops whatever that backend runs next, which on a pooled connection is another request's.
+ * So a connection is never reused once a cancel was sent to it (it is marked for the pool to close
+ * before the statement can end and release it), and the statement's answer is held until the
+ * cancel has been delivered, so that the same request's ROLLBACK does not meet it either.
  */
 export function attachCancellation(client: pg.Client, cancellation: Cancellation, connect: () => pg.Client): void {
   const query = client.query.bind(client) as (config: unknown, callback?: QueryCallback) => unknown;
@@ -55,28 +67,53 @@ export function attachCancellation(client: pg.Client, cancellation: Cancellation
       return undefined;
     }
     let running = true;
+    let delivering: Promise<void> | undefined;
     const onAbort = (): void => {
-      void cancelBackend(connect, client, () => running);
+      void cancelBackend(
+        connect,
+        client,
+        () => running,
+        (sent) => {
+          delivering = sent;
+        },
+      );
     };
     signal.addEventListener('abort', onAbort, { once: true });
     return query(config, (err, result) => {
       running = false;
       signal.removeEventListener('abort', onAbort);
-      callback(err, result);
+      if (delivering) void delivering.then(() => callback(err, result));
+      else callback(err, result);
     });
   };
   (client as unknown as { query: typeof patched }).query = patched;
 }
 
-/** Cancel what `client`'s backend runs, if the statement is still running once the cancel can be sent. */
-async function cancelBackend(connect: () => pg.Client, client: pg.Client, stillRunning: () => boolean): Promise<void> {
+/**
+ * Cancel what `client`'s backend runs, if the statement is still running once the cancel can be
+ * sent. `sending` learns the cancel's delivery the moment the client is marked, in the same turn as
+ * the check that the statement still runs, so neither can be missed by the statement's end.
+ */
+async function cancelBackend(
+  connect: () => pg.Client,
+  client: pg.Client,
+  stillRunning: () => boolean,
+  sending: (delivered: Promise<void>) => void,
+): Promise<void> {
   const pid = (client as unknown as { processID?: number }).processID;
   if (!pid) return;
   const canceller = connect();
   try {
     await canceller.connect();
     // the statement may have ended while connecting: then the backend runs someone else's
-    if (stillRunning()) await canceller.query('SELECT pg_cancel_backend($1)', [pid]);
+    if (!stillRunning()) return;
+    (client as unknown as { __knex__disposed?: string }).__knex__disposed = CANCELLED_CONNECTION;
+    const delivered = canceller.query('SELECT pg_cancel_backend($1)', [pid]).then(
+      () => undefined,
+      () => undefined,
+    );
+    sending(delivered);
+    await delivered;
   } catch {
     // the database is gone or full: the statement timeout still bounds the statement
   } finally {

@@ -1,6 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { attachCancellation, type Cancellation } from './cancellation.ts';
+import { attachCancellation, CANCELLED_CONNECTION, type Cancellation } from './cancellation.ts';
 
 export interface ConnectionOptions {
   connectionString?: string;
@@ -38,6 +38,8 @@ export function createConnection(options: {
   cancellation?: Cancellation;
   /** names the pool's sessions in pg_stat_activity (shutdown finds them with it); a URL's own one wins */
   applicationName?: string;
+  /** where knex's own warnings go (console otherwise) */
+  log?: { warn(msg: string): void; debug(msg: string): void };
 }): Knex {
   const connection =
     typeof options.connection === 'string' ? { connectionString: options.connection } : options.connection;
@@ -56,16 +58,30 @@ export function createConnection(options: {
       max: options.pool?.max ?? 10,
       ...(cancellation && {
         afterCreate(client: pg.Client, done: (err: Error | null, client: pg.Client) => void) {
-          attachCancellation(client, cancellation, () => new pg.Client(connection as pg.ClientConfig));
+          // bounded: a statement's answer waits for its cancel to be delivered
+          const canceller = { ...(connection as pg.ClientConfig), connectionTimeoutMillis: 5000, query_timeout: 5000 };
+          attachCancellation(client, cancellation, () => new pg.Client(canceller));
           done(null, client);
         },
       }),
     },
     acquireConnectionTimeout: 10000,
+    ...(options.log && { log: knexLog(options.log) }),
   });
   if (options.onQuery) {
     const onQuery = options.onQuery;
     db.on('query', (q: { sql: string }) => onQuery(q.sql));
   }
   return db;
+}
+
+/** knex's logger on the app's: a pooled connection closed after a cancel is routine, not a warning. */
+function knexLog(log: { warn(msg: string): void; debug(msg: string): void }): Knex.Config['log'] {
+  const text = (m: unknown): string => (typeof m === 'string' ? m : String((m as Error)?.message ?? m));
+  return {
+    warn: (m: unknown) => (text(m).endsWith(CANCELLED_CONNECTION) ? log.debug(text(m)) : log.warn(text(m))),
+    error: (m: unknown) => log.warn(text(m)),
+    deprecate: (m: unknown) => log.debug(text(m)),
+    debug: (m: unknown) => log.debug(text(m)),
+  };
 }

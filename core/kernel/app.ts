@@ -308,6 +308,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       applicationName,
       statementTimeout: dbConfig.statementTimeout,
       cancellation,
+      log: { warn: (msg) => log.warn(msg), debug: (msg) => log.debug(msg) },
     });
     try {
       await conn.raw('select 1');
