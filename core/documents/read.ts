@@ -55,11 +55,15 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // related documents are worth rendering once per read only when several page documents may share them
   // (not in a read of every locale: a shared render cannot follow each row's own locale)
   const single = req.limit === 1 || req.documentId !== undefined || req.scope.locale === '*';
-  const shared: SharedRenders | undefined = single ? undefined : { root: 'r', page: '"v:page"', ctes: [] };
+  const { fields, populate, layout } = req.params;
   // private and password attributes stay in the database unless the caller asked for raw rows
   const redact = req.params.raw !== true;
+  // a text answer of the kept renders splices what each document populates as text (render-sql.ts)
+  const rendered = req.json === true && showsRender({ redact }, { fields, layout });
+  const shared: SharedRenders | undefined = single
+    ? undefined
+    : { root: 'r', page: '"v:page"', ctes: [], ...(rendered && { asText: documentText }) };
   const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact, alias: () => `t${++n}`, shared };
-  const { fields, populate, layout } = req.params;
   // as text, the documents are joined as PostgreSQL has them (the kept renders, render-sql.ts); as
   // json, pg would parse them
   const doc = (req.json ? documentText : documentJson)(ctx, req.ct, 'r', { fields, populate, layout });
@@ -74,7 +78,6 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   if (once)
     ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
   // a text answer of the kept renders reads `data` only for what it populates
-  const rendered = req.json === true && showsRender(ctx, { fields, layout });
   const needsData = !rendered || Object.keys(populate ?? {}).length > 0;
   const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED] : [])];
   const ordered = (

@@ -75,6 +75,13 @@ export interface SharedRenders {
   page: string;
   /** `name AS MATERIALIZED (...)` clauses, in order */
   ctes: Frag[];
+  /**
+   * Set when the page's documents are joined as JSON text (`documentText`, which splices what they
+   * populate): each shared document is rendered by it (so a target's kept render is taken as it is),
+   * and a lookup answers text, a list joined with `string_agg`. As json, PostgreSQL would parse every
+   * kept render it is handed, and build every list value by value.
+   */
+  asText?: (ctx: SelectContext, ct: ContentType, alias: string, shape: Shape) => Frag;
 }
 
 /** The lookup key of a shared render: document ids (text) for relations, file ids for media. */
@@ -99,7 +106,7 @@ function shareRender(
   // quoted names with a colon: no collectionName can take them (`^[a-z_][a-z0-9_]*$`), so no CTE hides a table
   const h = `"v:shared:${shared.ctes.length + 1}"`;
   const t = ctx.alias();
-  const doc = documentJson({ ...ctx, shared: undefined }, target.ct, t, node);
+  const doc = (shared.asText ?? documentJson)({ ...ctx, shared: undefined }, target.ct, t, node);
   const scope = target.key === COLUMNS.documentId ? scopeCondition(target.ct, t, ctx.scope) : frag('TRUE');
   const value = `${col('p', COLUMNS.data)}->${lit(name)}`;
   // file ids are JSON numbers (compared as bigint, so the primary key serves); document ids are text
@@ -142,12 +149,17 @@ function lookUp(
   const found =
     `FROM jsonb_array_elements_text(${arrayOf(value)}) WITH ORDINALITY ${quote(o)}("v", "n") ` +
     `JOIN ${h} ON ${h}."k" = ${col(o, 'v')}${cast}`;
-  if (!window) return list(frag(`SELECT json_agg(${h}."j" ORDER BY ${col(o, 'n')}) ${found}`));
+  const text = ctx.shared?.asText !== undefined;
+  // the renders in stored order: a json array, or their texts joined
+  const agg = (j: string, n: string): string =>
+    text ? `'[' || string_agg(${j}, ',' ORDER BY ${n}) || ']'` : `json_agg(${j} ORDER BY ${n})`;
+  const none = (inner: Frag): Frag => (text ? frag(`COALESCE((${inner.sql}), '[]')`, inner.bindings) : list(inner));
+  if (!window) return none(frag(`SELECT ${agg(`${h}."j"`, col(o, 'n'))} ${found}`));
   const w = ctx.alias();
   const cut = `OFFSET ?${window.limit === null ? '' : ' LIMIT ?'}`;
-  return list(
+  return none(
     frag(
-      `SELECT json_agg(${col(w, 'j')} ORDER BY ${col(w, 'n')}) FROM ` +
+      `SELECT ${agg(col(w, 'j'), col(w, 'n'))} FROM ` +
         `(SELECT ${h}."j", ${col(o, 'n')} ${found} ORDER BY ${col(o, 'n')} ${cut}) ${quote(w)}`,
       [window.start, ...(window.limit === null ? [] : [window.limit])],
     ),

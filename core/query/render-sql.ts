@@ -24,7 +24,7 @@ export function renderExpression(ct: ContentType, alias = 'new'): string {
 }
 
 /** Whether a read shows what a row's render holds: every public field (no `fields`, no other layout). */
-export const showsRender = (ctx: SelectContext, shape: Shape): boolean =>
+export const showsRender = (ctx: Pick<SelectContext, 'redact'>, shape: Shape): boolean =>
   ctx.redact && shape.fields === undefined && shape.layout === undefined;
 
 /**
