@@ -12,7 +12,7 @@ import { attachCancellation, createCancellation } from '../../database/cancellat
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A connection for the cancel whose connect or whose statements wait `delay` ms first; `sent` records each cancel's pid. */
+/** A connection for the cancel whose connect or statements wait `delay` ms first; `sent` gets each cancel's pid. */
 function slowCanceller(url: string, delay: { connect?: number; query?: number }, sent: number[]): () => pg.Client {
   return () => {
     const client = new pg.Client({ connectionString: url });
@@ -87,7 +87,7 @@ describe('cancelling an abandoned request’s statement', () => {
     expect(third.pid).toBe(second.pid);
   });
 
-  it('sends no cancel, and keeps the connection, when the statement ended before the cancel could be sent', async () => {
+  it('sends no cancel, and keeps the connection, when the statement ended before one could be sent', async () => {
     const sent: number[] = [];
     const warnings: string[] = [];
     const { read, abandoned } = pool(slowCanceller(inject('databaseAdminUrl'), { connect: 300 }, sent), warnings);
