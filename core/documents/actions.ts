@@ -92,7 +92,7 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     target:
       | { row: Row }
       | { insert: { locale: string | null; publishedAt: 'now' | null; base?: Record<string, unknown> } },
-  ): Promise<void> {
+  ): Promise<number> {
     const existing = 'row' in target ? target.row.data : (target.insert.base ?? null);
     // a draft is checked leniently: publishing it checks the rest
     const draft = 'row' in target ? target.row.published_at === null : target.insert.publishedAt === null;
@@ -108,18 +108,23 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     const locale = 'row' in target ? target.row.locale : target.insert.locale;
     await rankOwner(ctx.db, registry, prepared.data, owned);
     await assignComponentIds(ctx.db, prepared.newComponents);
+    let id: number;
     try {
       if ('row' in target) {
+        id = target.row.id;
         await table(ctx)
-          .where(COLUMNS.id, target.row.id)
+          .where(COLUMNS.id, id)
           .update({ [COLUMNS.data]: prepared.data, [COLUMNS.updatedAt]: ctx.db.fn.now() });
       } else {
-        await table(ctx).insert({
-          [COLUMNS.documentId]: documentId,
-          locale: target.insert.locale,
-          [COLUMNS.publishedAt]: target.insert.publishedAt === 'now' ? ctx.db.fn.now() : null,
-          data: prepared.data,
-        });
+        const [inserted] = await table(ctx)
+          .insert({
+            [COLUMNS.documentId]: documentId,
+            locale: target.insert.locale,
+            [COLUMNS.publishedAt]: target.insert.publishedAt === 'now' ? ctx.db.fn.now() : null,
+            data: prepared.data,
+          })
+          .returning(COLUMNS.id);
+        id = Number((inserted as { id: number }).id);
       }
     } catch (err) {
       throw uniqueViolation(err, ctx.contentType, prepared.data) ?? err;
@@ -127,7 +132,18 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
     await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written, locale);
     await applyInverseWrites(ctx.db, registry, documentId, inverse, locale ?? localeParam(ctx));
+    return id;
   }
+
+  /**
+   * The written version as a caller asking for no field sees it, `{ id, documentId }`, without
+   * reading it back: draft & publish asks so of the draft it is about to publish (draft-publish.ts),
+   * on every REST write of such a type. Null when the caller wants more.
+   */
+  const bare = (params: { fields?: string[]; populate?: unknown }, id: number, documentId: string): Doc | null =>
+    params.fields?.length === 0 && (params.populate == null || Object.keys(params.populate as object).length === 0)
+      ? { id, documentId }
+      : null;
 
   // rows a write changes but keeps take NO KEY UPDATE: it does not wait for (nor block) a write
   // that only holds them as a relation target (relations.ts's KEY SHARE); a delete takes UPDATE
@@ -199,9 +215,11 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
       const documentId = p.documentId ?? newDocumentId();
       const status = ctx.contentType.options.draftAndPublish ? (p.status ?? 'draft') : 'published';
       const locale = isLocalized(ctx.contentType) && p.locale && p.locale !== '*' ? p.locale : null;
-      await write(ctx, documentId, p.data, {
+      const id = await write(ctx, documentId, p.data, {
         insert: { locale, publishedAt: status === 'draft' ? null : 'now', base: p.base },
       });
+      const written = bare(p, id, documentId);
+      if (written) return written;
       return (await core.findOne({
         ...ctx,
         action: 'findOne',
@@ -218,7 +236,9 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
         .first();
       const existing = (await inScope(q, ctx.contentType, scopeOf(ctx.params))) as Row | undefined;
       if (!existing) return null;
-      await write(ctx, documentId, ctx.params.data, { row: existing });
+      const id = await write(ctx, documentId, ctx.params.data, { row: existing });
+      const written = bare(ctx.params, id, documentId);
+      if (written) return written;
       return core.findOne({
         ...ctx,
         action: 'findOne',
