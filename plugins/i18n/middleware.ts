@@ -37,9 +37,10 @@ const pick = (data: Record<string, unknown>, keys: string[]): Record<string, unk
  * call (its documentId, locale and action), not read from the answer, which `fields` may
  * have trimmed.
  */
-async function syncShared(ctx: DocumentContext, doc: Doc | null, locale: string): Promise<void> {
+async function syncShared(ctx: DocumentContext, doc: Doc | null, locale: string, written?: string[]): Promise<void> {
   const ct = ctx.contentType;
-  const shared = sharedAttributes(ct);
+  // an update copies only what it wrote: the other shared attributes are already the same in every locale
+  const shared = written ? sharedAttributes(ct).filter((name) => written.includes(name)) : sharedAttributes(ct);
   if (!doc || shared.length === 0 || locale === '*') return;
   // drafts are written, except by publish; a type without draft & publish has only published rows
   const draft = ct.options.draftAndPublish === true && ctx.action !== 'publish';
@@ -108,7 +109,7 @@ async function updateOrLocalize(
   // the core finds the version to update (every locale a document has, has a draft), or none
   const doc = await next();
   if (doc) {
-    await syncShared(ctx, doc, locale);
+    await syncShared(ctx, doc, locale, Object.keys(p.data ?? {}));
     return doc;
   }
   const table = ctx.contentType.collectionName;

@@ -5,6 +5,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { createVellumApp } from '../../index.ts';
 import { startApp, BLOG } from '../helpers/app.ts';
 import { writeApp } from '../helpers/fixture-app.ts';
+import { readsDocuments, recordStatements } from '../helpers/plans.ts';
 
 let t: TestApp;
 let author: string;
@@ -197,6 +198,48 @@ describe('localizations', () => {
     for (const r of await rows(en.documentId)) expect(r.data.views).toBe(9);
     // localized attributes stay apart
     expect((await t.request('GET', `/api/articles/${en.documentId}?locale=fr`)).body.data.title).toBe('Sync fr 2');
+  });
+
+  it('copies only the shared attributes a write sets, and a write of localized ones copies nothing', async () => {
+    const en = await article({ title: 'Only', views: 1, rating: 2 });
+    await t.request('PUT', `/api/articles/${en.documentId}?locale=fr`, { data: { title: 'Seulement' } });
+    const seen = recordStatements(t.app.db);
+    const copies = () => seen.filter((q) => /"o"\."locale" <> "s"\."locale"/.test(q.sql));
+    const put = await t.request('PUT', `/api/articles/${en.documentId}?status=draft`, { data: { title: 'Only 2' } });
+    expect(put.status).toBe(200);
+    expect(copies()).toEqual([]);
+    seen.length = 0;
+    const shared = await t.request('PUT', `/api/articles/${en.documentId}?status=draft`, {
+      data: { title: 'Only 3', rating: 4 },
+    });
+    expect(shared.status).toBe(200);
+    // one copy, of the one shared attribute written
+    expect(copies()).toHaveLength(1);
+    expect(copies()[0].bindings[0]).toEqual(['rating']);
+    const drafts = (await rows(en.documentId)).filter((r) => r.published_at === null);
+    expect(drafts.map((r) => [r.locale, r.data.title, r.data.rating, r.data.views])).toEqual([
+      ['en', 'Only 3', 4, 1],
+      ['fr', 'Seulement', 4, 1],
+    ]);
+  });
+
+  it('answers a published write without reading the draft back: one read, the answer', async () => {
+    const en = await article({ title: 'Once', views: 1 });
+    const seen = recordStatements(t.app.db);
+    const put = await t.request('PUT', `/api/articles/${en.documentId}`, { data: { title: 'Once more' } });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ documentId: en.documentId, title: 'Once more' });
+    expect(seen.filter((q) => readsDocuments(q.sql) && /from "articles"/i.test(q.sql))).toHaveLength(1);
+    seen.length = 0;
+    const created = await t.request('POST', '/api/articles', { data: { title: 'Fresh' } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ title: 'Fresh', publishedAt: expect.any(String) });
+    expect(seen.filter((q) => readsDocuments(q.sql) && /from "articles"/i.test(q.sql))).toHaveLength(1);
+    const stored = await rows(created.body.data.documentId);
+    expect(stored.map((r) => [r.locale, r.published_at === null, r.data.title])).toEqual([
+      ['en', true, 'Fresh'],
+      ['en', false, 'Fresh'],
+    ]);
   });
 
   it('keeps them in sync when the write answers only some fields (?fields=)', async () => {
