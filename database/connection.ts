@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
 import { attachCancellation, CANCELLED_CONNECTION, type Cancellation } from './cancellation.ts';
+import { prepareStatements, type StatementNamer } from './prepared.ts';
 
 export interface ConnectionOptions {
   connectionString?: string;
@@ -38,6 +39,8 @@ export function createConnection(options: {
   cancellation?: Cancellation;
   /** names the pool's sessions in pg_stat_activity (shutdown finds them with it); a URL's own one wins */
   applicationName?: string;
+  /** names the parameterized statements of every pooled connection (prepared.ts `prepareStatements`) */
+  prepare?: StatementNamer;
   /** where knex's own warnings go (console otherwise) */
   log?: { warn(msg: string): void; debug(msg: string): void };
 }): Knex {
@@ -49,18 +52,25 @@ export function createConnection(options: {
   // on any server: no JIT compilation, which costs more than the short statements Vellum sends
   // (DESIGN.md, "PostgreSQL settings and indexes"); a URL's own `options` win
   const session = { options: '-c jit=off' };
-  const { cancellation } = options;
+  const { cancellation, prepare } = options;
   const db = knexFactory({
     client: 'pg',
     connection: { ...session, ...connection, ...timeout, ...named, types } as Knex.PgConnectionConfig,
     pool: {
       min: options.pool?.min ?? 0,
       max: options.pool?.max ?? 10,
-      ...(cancellation && {
+      ...((cancellation || prepare) && {
         afterCreate(client: pg.Client, done: (err: Error | null, client: pg.Client) => void) {
-          // bounded: a statement's answer waits for its cancel to be delivered
-          const canceller = { ...(connection as pg.ClientConfig), connectionTimeoutMillis: 5000, query_timeout: 5000 };
-          attachCancellation(client, cancellation, () => new pg.Client(canceller));
+          if (prepare) prepareStatements(client, prepare);
+          if (cancellation) {
+            // bounded: a statement's answer waits for its cancel to be delivered
+            const canceller = {
+              ...(connection as pg.ClientConfig),
+              connectionTimeoutMillis: 5000,
+              query_timeout: 5000,
+            };
+            attachCancellation(client, cancellation, () => new pg.Client(canceller));
+          }
           done(null, client);
         },
       }),

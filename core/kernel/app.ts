@@ -23,6 +23,7 @@ import { cancelStatementsAt } from '../../database/cancel.ts';
 import { syncTables } from '../../database/sync.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../database/embedded.ts';
 import { createCancellation } from '../../database/cancellation.ts';
+import { createStatementNamer } from '../../database/prepared.ts';
 import { describeConnection, type DatabaseSummary } from '../../database/describe.ts';
 import { orderPlugins, type Plugin } from './plugin.ts';
 import { chooseLogFormat, createLogger, type LogFormat } from './logger.ts';
@@ -308,6 +309,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       applicationName,
       statementTimeout: dbConfig.statementTimeout,
       cancellation,
+      prepare: createStatementNamer(),
       log: { warn: (msg) => log.warn(msg), debug: (msg) => log.debug(msg) },
     });
     try {

@@ -67,3 +67,28 @@ describe('plans of list reads', () => {
     expect(read.custom_plans + read.generic_plans).toBe(12);
   });
 });
+
+describe('prepared writes', () => {
+  it("runs a write's parameterized statements as prepared ones, parsed once per connection", async () => {
+    const created = await t.request('POST', '/api/articles', { data: { title: 'Edited twice' } });
+    expect(created.status).toBe(201);
+    const { documentId } = created.body.data;
+    const prepared = async (): Promise<string[]> => {
+      const { rows } = (await t.app.db.raw('SELECT statement FROM pg_prepared_statements')) as {
+        rows: Array<{ statement: string }>;
+      };
+      return rows.map((r) => r.statement);
+    };
+    const put = (title: string) => t.request('PUT', `/api/articles/${documentId}`, { data: { title } });
+    expect((await put('First edit')).status).toBe(200);
+    const after = await prepared();
+    // the draft's update and the published copy's insert, each prepared
+    expect(after.some((sql) => /^update "articles" set "data" = \$1/.test(sql))).toBe(true);
+    expect(after.some((sql) => /^insert into "articles"/.test(sql))).toBe(true);
+    expect((await put('Second edit')).status).toBe(200);
+    // the same shapes again: nothing new to prepare, and the edit landed
+    expect((await prepared()).sort()).toEqual([...after].sort());
+    const read = await t.request('GET', `/api/articles/${documentId}`);
+    expect(read.body.data.title).toBe('Second edit');
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createStatementNamer } from '../../../database/prepared.ts';
+import type pg from 'pg';
+import { createStatementNamer, prepareStatements } from '../../../database/prepared.ts';
 
 describe('createStatementNamer', () => {
   it('names a SQL text the same way every time, and different texts differently', () => {
@@ -24,5 +25,37 @@ describe('createStatementNamer', () => {
     one('x');
     expect(one('y')).toBeUndefined();
     expect(two('y')).toBeDefined();
+  });
+});
+
+describe('prepareStatements', () => {
+  type Sent = { text?: string; name?: string } | string;
+  const client = () => {
+    const sent: Sent[] = [];
+    const c = { query: (config: Sent) => sent.push(config) } as unknown as pg.Client;
+    return { c, sent };
+  };
+
+  it('names parameterized statements by their text, and leaves the others alone', () => {
+    const { c, sent } = client();
+    prepareStatements(c, createStatementNamer());
+    const q = c.query as unknown as (config: unknown) => void;
+    q({ text: 'update t set a = $1', values: [1] });
+    q({ text: 'update t set a = $1', values: [2] });
+    q({ text: 'BEGIN', values: [] });
+    q('COMMIT');
+    q({ text: 'select $1', values: [1], name: 'mine' });
+    const names = sent.map((s) => (typeof s === 'string' ? s : s.name));
+    expect(names[0]).toMatch(/^vellum_[0-9a-f]{32}$/);
+    expect(names.slice(1)).toEqual([names[0], undefined, 'COMMIT', 'mine']);
+  });
+
+  it('runs new shapes unnamed past the budget', () => {
+    const { c, sent } = client();
+    prepareStatements(c, createStatementNamer(1));
+    const q = c.query as unknown as (config: unknown) => void;
+    q({ text: 'select $1', values: [1] });
+    q({ text: 'select $1 + 1', values: [1] });
+    expect(sent.map((s) => (s as { name?: string }).name)).toEqual([expect.any(String), undefined]);
   });
 });
