@@ -5,7 +5,8 @@ import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
 import { lit, quote } from '../core/query/sql.ts';
 import { GENERATIONS_DDL } from '../core/cache/database.ts';
-import { RENDERED, renderExpression } from '../core/query/render-sql.ts';
+import { PARTS, partsExpression, RENDERED, renderExpression } from '../core/query/render-sql.ts';
+import type { Registry } from '../core/content-types/registry.ts';
 import {
   CREATE_RANK_SEQUENCE,
   countTriggers,
@@ -145,27 +146,39 @@ async function syncValueColumns(db: Knex, ct: ContentType): Promise<void> {
 /**
  * The kept render of each row (core/query/render-sql.ts): a text column, and a BEFORE trigger
  * that computes it from the row on every insert and update, whatever writes it (the document
- * service, a migration's SQL). Its expression is kept as the column's comment: when the schema
- * changes it (an attribute added, removed, made private), the function is replaced and every row
- * rendered again by one UPDATE, which rewrites the table once, as a new value column does.
+ * service, a migration's SQL); with the row's components and dynamic zones, their kept renders
+ * too (`PARTS`). Each expression is kept as its column's comment: when the schema changes one
+ * (an attribute added, removed, made private), the function is replaced and every row rendered
+ * again by one UPDATE, which rewrites the table once, as a new value column does.
  */
-async function syncRender(db: Knex, ct: ContentType): Promise<void> {
+async function syncRender(db: Knex, ct: ContentType, registry: Registry): Promise<void> {
   const t = ct.collectionName;
   const expression = renderExpression(ct);
+  const parts = partsExpression(registry, ct);
   const { rows } = await db.raw(
-    `SELECT col_description(attrelid, attnum) AS definition,
+    `SELECT attname, col_description(attrelid, attnum) AS definition,
        EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = attrelid AND tgname = ?) AS triggered
-     FROM pg_attribute WHERE attrelid = quote_ident(?)::regclass AND attname = ? AND NOT attisdropped`,
-    [RENDER_TRIGGER, t, RENDERED],
+     FROM pg_attribute WHERE attrelid = quote_ident(?)::regclass AND attname IN (?, ?) AND NOT attisdropped`,
+    [RENDER_TRIGGER, t, RENDERED, PARTS],
   );
-  const kept = rows[0] as { definition: string | null; triggered: boolean } | undefined;
-  if (kept?.definition === expression && kept.triggered) return;
+  const kept = new Map(
+    (rows as Array<{ attname: string; definition: string | null; triggered: boolean }>).map((r) => [r.attname, r]),
+  );
+  const current =
+    kept.get(RENDERED)?.definition === expression &&
+    kept.get(RENDERED)?.triggered === true &&
+    (parts === null || kept.get(PARTS)?.definition === parts);
+  if (current) return;
   const fn = quote(`vellum_render_${short(t)}`);
   await db.raw(`ALTER TABLE ${quote(t)} ADD COLUMN IF NOT EXISTS ${quote(RENDERED)} text`);
+  if (parts !== null) await db.raw(`ALTER TABLE ${quote(t)} ADD COLUMN IF NOT EXISTS ${quote(PARTS)} text[]`);
+  // a type that no longer has parts: none kept, so none can be stale
+  else await db.raw(`ALTER TABLE ${quote(t)} DROP COLUMN IF EXISTS ${quote(PARTS)}`);
+  const keepParts = parts === null ? '' : ` NEW.${quote(PARTS)} := ${parts};`;
   // DDL takes no bind parameters: the expression holds our column names and schema-checked attribute names
   await db.raw(
     `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $render$ ` +
-      `BEGIN NEW.${quote(RENDERED)} := ${expression}; RETURN NEW; END $render$`,
+      `BEGIN NEW.${quote(RENDERED)} := ${expression};${keepParts} RETURN NEW; END $render$`,
   );
   await db.raw(`DROP TRIGGER IF EXISTS ${RENDER_TRIGGER} ON ${quote(t)}`);
   await db.raw(
@@ -174,6 +187,7 @@ async function syncRender(db: Knex, ct: ContentType): Promise<void> {
   // every stored row rendered by the trigger, as a write would
   await db.raw(`UPDATE ${quote(t)} SET ${quote(RENDERED)} = NULL`);
   await db.raw(`COMMENT ON COLUMN ${quote(t)}.${quote(RENDERED)} IS ${lit(expression)}`);
+  if (parts !== null) await db.raw(`COMMENT ON COLUMN ${quote(t)}.${quote(PARTS)} IS ${lit(parts)}`);
 }
 
 const RENDER_TRIGGER = 'vellum_render';
@@ -276,7 +290,7 @@ const TOAST_TUPLE_TARGET = 8160;
  * between two writers. Drafts are left out, as Strapi 5 checks uniqueness only when publishing:
  * two drafts may hold one value, and a published document one that only drafts hold.
  */
-export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise<SyncReport> {
+export async function syncTables(db: Knex, contentTypes: ContentType[], registry: Registry): Promise<SyncReport> {
   // two apps starting on one database sync one after the other: concurrent `CREATE … IF NOT
   // EXISTS` (or OR REPLACE) of one object can fail, and each step below may assume it runs alone
   await db.raw(SYNC_LOCK);
@@ -300,7 +314,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[]): Promise
     await syncSearchIndex(db, ct, trigram);
     await syncRowCounts(db, t);
     await syncValueColumns(db, ct);
-    await syncRender(db, ct);
+    await syncRender(db, ct, registry);
     unindexed.push(...(await syncReadIndexes(db, ct)).map((a) => `${ct.uid}.${a}`));
 
     const wanted = new Map<string, string>();

@@ -8,7 +8,7 @@ import { searchCondition } from '../query/search.ts';
 import { inScope } from './rows.ts';
 import { scopedRows, type Scope } from '../query/scope-sql.ts';
 import { documentJson, type SelectContext, type SharedRenders } from '../query/populate-sql.ts';
-import { documentText, RENDERED, showsRender } from '../query/render-sql.ts';
+import { documentText, PARTS, partNames, RENDERED, showsRender } from '../query/render-sql.ts';
 import { COLUMNS, fragment as frag, qualified, quote, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
@@ -79,7 +79,9 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
     ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id') as unknown as Knex.Value]));
   // a text answer of the kept renders reads `data` only for what it populates
   const needsData = !rendered || Object.keys(populate ?? {}).length > 0;
-  const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED] : [])];
+  // and its components' and zones' kept renders, when it populates any (render-sql.ts `PARTS`)
+  const parts = rendered && Object.keys(populate ?? {}).some((key) => partNames(req.ct).includes(key));
+  const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED] : []), ...(parts ? [PARTS] : [])];
   const ordered = (
     once
       ? req

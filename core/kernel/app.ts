@@ -266,7 +266,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     // building an index on a large table may take longer than a request's statements may
     const synced = await db.transaction(async (trx) => {
       await trx.raw('SET LOCAL statement_timeout = 0');
-      return syncTables(trx, registry.contentTypes());
+      return syncTables(trx, registry.contentTypes(), registry);
     });
     if (synced.unindexed.length > 0) {
       log.warn(

@@ -268,6 +268,23 @@ export function populatedPairs(
 }
 
 /**
+ * The JSON of the component or dynamic zone `name` of a document row under `alias`, as a read
+ * populating it with nothing more (`populate=*`, `populate[name]=true`) shows it, to anyone: the
+ * expression kept renders of parts are made from (render-sql.ts). It reads the row alone: no
+ * scope, no bind parameters.
+ */
+export function plainPartJson(registry: Registry, ct: ContentType, alias: string, name: string): Frag {
+  let n = 0;
+  const ctx: SelectContext = {
+    registry,
+    scope: { status: 'published', locale: null },
+    redact: true,
+    alias: () => `k${++n}`,
+  };
+  return populated(ctx, ct.attributes, col(alias, COLUMNS.data), name, {}, { alias, ct });
+}
+
+/**
  * Which versions of `target` (under `alias`) a relation shows: the read's status and locale; in
  * a read of every locale (`*`), a localized target in the locale of the row that holds it.
  */

@@ -6,8 +6,18 @@
  * texts takes a tenth of that. Populated keys are spliced in after the row's own, where a built
  * object puts them.
  */
+import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
-import { documentJson, object, ownPairs, populatedPairs, type SelectContext, type Shape } from './populate-sql.ts';
+import { attributeOf, type PopulateNode } from './types.ts';
+import {
+  documentJson,
+  object,
+  ownPairs,
+  plainPartJson,
+  populatedPairs,
+  type SelectContext,
+  type Shape,
+} from './populate-sql.ts';
 import { fragment as frag, joinFragments as join, lit, qualified, type SqlFragment as Frag } from './sql.ts';
 
 /** The column holding a row's rendered JSON text (`:` is in no attribute's name, so no value column takes it). */
@@ -21,6 +31,38 @@ export function renderExpression(ct: ContentType, alias = 'new'): string {
   const built = object(ownPairs(true, ct, alias));
   if (built.bindings.length > 0) throw new Error(`the render of ${ct.uid} would need bind parameters`);
   return `(${built.sql})::text`;
+}
+
+/**
+ * The column holding a row's kept renders of its components and dynamic zones (`partNames`, in
+ * that order, 1-based), each as a read populating it with nothing more shows it: a `populate=*`
+ * page spliced them from the row instead of building 25 SEO components and a hundred zone items
+ * from `data` on every read.
+ */
+export const PARTS = 'v:parts';
+
+/** The component and dynamic zone attributes a row keeps a render of: every public one, in schema order. */
+export const partNames = (ct: ContentType): string[] =>
+  Object.entries(ct.attributes)
+    .filter(([, attr]) => (attr.type === 'component' || attr.type === 'dynamiczone') && attr.private !== true)
+    .map(([name]) => name);
+
+/** What a row's part renders are computed from (over the trigger's `new`); null when it has no parts. */
+export function partsExpression(registry: Registry, ct: ContentType, alias = 'new'): string | null {
+  const names = partNames(ct);
+  if (names.length === 0) return null;
+  const items = names.map((name) => {
+    const built = plainPartJson(registry, ct, alias, name);
+    if (built.bindings.length > 0) throw new Error(`the render of ${ct.uid}.${name} would need bind parameters`);
+    return `COALESCE((${built.sql})::text, 'null')`;
+  });
+  return `ARRAY[${items.join(', ')}]::text[]`;
+}
+
+/** Whether a populate node asks for a part as it is kept: nothing more than the attribute itself. */
+function plain(key: string, node: PopulateNode): boolean {
+  const { attribute, ...rest } = node;
+  return attributeOf(key, { ...rest, attribute }) === key && Object.values(rest).every((v) => v === undefined);
 }
 
 /** Whether a read shows what a row's render holds: every public field (no `fields`, no other layout). */
@@ -38,7 +80,13 @@ export function documentText(ctx: SelectContext, ct: ContentType, alias: string,
   }
   // a row written while the trigger was off (`session_replication_role = replica`) may have none: built then
   const own = `COALESCE(${qualified(alias, RENDERED)}, ${renderExpression(ct, alias)})`;
-  const pairs = populatedPairs(ctx, ct, alias, shape);
+  const parts = partNames(ct);
+  const pairs = populatedPairs(ctx, ct, alias, shape).map(([key, value]): [string, Frag] => {
+    const at = parts.indexOf(key);
+    if (at < 0 || !plain(key, shape.populate![key])) return [key, value];
+    // a row without kept parts (written with the trigger off) builds it
+    return [key, frag(`COALESCE(${qualified(alias, PARTS)}[${at + 1}], (${value.sql})::text)`, value.bindings)];
+  });
   if (pairs.length === 0) return frag(own);
   const spliced = join(
     pairs.map(([key, value]) =>

@@ -211,7 +211,9 @@ describe('the row counts behind an unfiltered total', () => {
   it('are counted again by the sync when a table has lost its count trigger', async () => {
     await t.sql.raw('DROP TRIGGER vellum_count_insert ON articles');
     await t.sql.raw(`DELETE FROM vellum_row_counts WHERE tbl = 'articles'`);
-    await t.sql.transaction((trx) => syncTables(trx, [t.app.registry.contentType('api::article.article')]));
+    await t.sql.transaction((trx) =>
+      syncTables(trx, [t.app.registry.contentType('api::article.article')], t.app.registry),
+    );
     expect(await totals()).toEqual(await counted());
     expect((await t.request('POST', '/api/articles', { data: { title: 'After' } })).status).toBe(201);
     expect(await totals()).toEqual(await counted());
@@ -236,7 +238,7 @@ describe('the sync', () => {
     for (const name of ['summary', 'slug', 'meta', 'body', 'internalnotes', 'contactemail']) {
       expect(before.filter((n) => n.startsWith(`articles_${name}_`))).toEqual([]);
     }
-    await t.sql.transaction((trx) => syncTables(trx, [article]));
+    await t.sql.transaction((trx) => syncTables(trx, [article], t.app.registry));
     expect(await readIndexes()).toEqual(before);
 
     const { views: _, ...rest } = article.attributes;
@@ -244,14 +246,14 @@ describe('the sync', () => {
       ...article,
       attributes: { ...rest, score: { type: 'integer' }, summary: { type: 'text', maxLength: 300 } },
     };
-    await t.sql.transaction((trx) => syncTables(trx, [changed]));
+    await t.sql.transaction((trx) => syncTables(trx, [changed], t.app.registry));
     const after = await readIndexes();
     expect(after.filter((n) => n.startsWith('articles_views_'))).toEqual([]);
     expect(after.filter((n) => n.startsWith('articles_score_'))).toHaveLength(2);
     expect(after.filter((n) => n.startsWith('articles_summary_'))).toHaveLength(2);
     expect(after).toHaveLength(before.length + 2);
 
-    await t.sql.transaction((trx) => syncTables(trx, [article]));
+    await t.sql.transaction((trx) => syncTables(trx, [article], t.app.registry));
     expect(await readIndexes()).toEqual(before);
   });
 
@@ -268,13 +270,13 @@ describe('the sync', () => {
     const before = await valueColumns();
     expect(before).toHaveLength(8);
     expect(before).toContain('v$views');
-    await t.sql.transaction((trx) => syncTables(trx, [article]));
+    await t.sql.transaction((trx) => syncTables(trx, [article], t.app.registry));
     expect(await valueColumns()).toEqual(before);
     const { views: _, ...rest } = article.attributes;
     const changed: ContentType = { ...article, attributes: { ...rest, score: { type: 'integer' } } };
-    await t.sql.transaction((trx) => syncTables(trx, [changed]));
+    await t.sql.transaction((trx) => syncTables(trx, [changed], t.app.registry));
     expect(await valueColumns()).toEqual([...before.filter((c) => c !== 'v$views'), 'v$score'].sort());
-    await t.sql.transaction((trx) => syncTables(trx, [article]));
+    await t.sql.transaction((trx) => syncTables(trx, [article], t.app.registry));
     expect(await valueColumns()).toEqual(before);
     // re-added: every row's value computed again
     const { rows } = await t.sql.raw(
@@ -290,7 +292,7 @@ describe('the sync', () => {
     const before = await readIndexes();
     // every row holds text in `summary`: as an integer, each reads as NULL
     const retyped: ContentType = { ...article, attributes: { ...article.attributes, summary: { type: 'integer' } } };
-    const report = await t.sql.transaction((trx) => syncTables(trx, [retyped]));
+    const report = await t.sql.transaction((trx) => syncTables(trx, [retyped], t.app.registry));
     expect(report.unindexed).toEqual([]);
     expect((await readIndexes()).filter((n) => n.startsWith('articles_summary_'))).toHaveLength(2);
     const { rows } = await t.sql.raw(`SELECT count("v$summary")::int AS n FROM articles`);
@@ -305,7 +307,7 @@ describe('the sync', () => {
     );
     expect(values.map((r: { v: string | null }) => r.v)).toEqual([null, null, '12']);
     await t.sql.raw(`DELETE FROM articles WHERE document_id IN ('x1', 'x2', 'x3')`);
-    expect((await t.sql.transaction((trx) => syncTables(trx, [article]))).unindexed).toEqual([]);
+    expect((await t.sql.transaction((trx) => syncTables(trx, [article], t.app.registry))).unindexed).toEqual([]);
     expect(await readIndexes()).toEqual(before);
   });
 

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentType } from '../../core/content-types/types.ts';
-import { renderExpression } from '../../core/query/render-sql.ts';
+import { partsExpression, renderExpression } from '../../core/query/render-sql.ts';
 import { syncTables } from '../../database/sync.ts';
 import { copyApp } from '../../testing.ts';
 import { ROOT, startApp, type TestApp } from '../helpers/app.ts';
@@ -44,11 +44,13 @@ const thingData = (n: number) => ({
   zone: [{ __component: 'parts.piece', label: 'z' }],
 });
 
-/** Rows of `ct`'s table whose kept render is not what the row renders to now. */
+/** Rows of `ct`'s table whose kept render, or kept parts, are not what the row renders to now. */
 async function stale(ct: ContentType = t.app.registry.contentType(THING)): Promise<number> {
   const rendered = renderExpression(ct, 'a');
+  const parts = partsExpression(t.app.registry, ct, 'a') ?? 'NULL::text[]';
   const { rows } = await t.sql.raw(
-    `SELECT count(*)::int AS n FROM ${ct.collectionName} a WHERE a."v:doc" IS DISTINCT FROM ${rendered}`,
+    `SELECT count(*)::int AS n FROM ${ct.collectionName} a
+     WHERE a."v:doc" IS DISTINCT FROM ${rendered} OR a."v:parts" IS DISTINCT FROM ${parts}`,
   );
   return rows[0].n;
 }
@@ -111,6 +113,28 @@ describe('the kept render of each row', () => {
     expect(t.queries.filter((q) => q.includes('"v:doc"'))).toEqual([]);
   });
 
+  it('keeps its components and zones rendered too, as a built read shows them', async () => {
+    t.queries.length = 0;
+    const kept = await t.request('GET', '/api/things?status=draft&populate=*&sort=str:asc');
+    expect(kept.status, kept.text).toBe(200);
+    expect(t.queries.filter((q) => q.includes('"v:parts"'))).toHaveLength(1);
+    expect(kept.body.data[0].piece).toMatchObject({ label: 'p', size: '1', kind: 'large' });
+    expect(kept.body.data[0].zone).toEqual([expect.objectContaining({ __component: 'parts.piece', label: 'z' })]);
+    // a zone asked for with `on` is built: the same items
+    const built = await t.request('GET', '/api/things?status=draft&populate[zone][on][parts.piece]=true&sort=str:asc');
+    expect(built.body.data.map((d: { zone: unknown }) => d.zone)).toEqual(
+      kept.body.data.map((d: { zone: unknown }) => d.zone),
+    );
+    // rows without kept parts (the trigger off) are built, and answer the same
+    await t.sql.raw('ALTER TABLE things DISABLE TRIGGER vellum_render');
+    await t.sql.raw(`UPDATE things SET "v:parts" = NULL`);
+    await t.sql.raw('ALTER TABLE things ENABLE TRIGGER vellum_render');
+    const rebuilt = await t.request('GET', '/api/things?status=draft&populate=*&sort=str:asc');
+    expect(rebuilt.body).toEqual(kept.body);
+    await t.sql.raw(`UPDATE things SET "v:parts" = NULL`);
+    expect(await stale()).toBe(0);
+  });
+
   it('populated keys follow the row’s own, as a built answer has them', async () => {
     expect(await expectListEqualsFindOne('populate=*&status=draft')).toBe(3);
     const list = await t.request('GET', '/api/things?populate[one]=true&populate[zone]=true&sort=str:asc');
@@ -152,12 +176,12 @@ describe('the kept render of each row', () => {
     const thing = t.app.registry.contentType(THING);
     const { txt: _, ...rest } = thing.attributes;
     const changed: ContentType = { ...thing, attributes: { ...rest, int: { type: 'integer', private: true } } };
-    await t.sql.transaction((trx) => syncTables(trx, [changed]));
+    await t.sql.transaction((trx) => syncTables(trx, [changed], t.app.registry));
     expect(await stale(changed)).toBe(0);
     const { rows } = await t.sql.raw(`SELECT "v:doc" AS doc FROM things LIMIT 1`);
     expect(Object.keys(JSON.parse(rows[0].doc))).not.toContain('int');
     expect(Object.keys(JSON.parse(rows[0].doc))).not.toContain('txt');
-    await t.sql.transaction((trx) => syncTables(trx, [thing]));
+    await t.sql.transaction((trx) => syncTables(trx, [thing], t.app.registry));
     expect(await stale()).toBe(0);
     expect(await expectListEqualsFindOne('status=draft')).toBe(3);
 

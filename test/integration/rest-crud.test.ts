@@ -338,7 +338,12 @@ describe('storage', () => {
       expect(rest.filter((r: { column_name: string }) => r.column_name === 'v:doc')).toEqual([
         { column_name: 'v:doc', is_generated: 'NEVER' },
       ]);
-      for (const r of rest.filter((r: { column_name: string }) => r.column_name !== 'v:doc')) {
+      // and the kept renders of its components and zones, for a type that has any (articles, globals)
+      const parts = rest.filter((r: { column_name: string }) => r.column_name === 'v:parts');
+      expect(parts).toEqual(
+        ['articles', 'globals'].includes(table) ? [{ column_name: 'v:parts', is_generated: 'NEVER' }] : [],
+      );
+      for (const r of rest.filter((r: { column_name: string }) => !['v:doc', 'v:parts'].includes(r.column_name))) {
         expect(r).toMatchObject({ column_name: expect.stringMatching(/^v\$/), is_generated: 'ALWAYS' });
       }
     }
