@@ -167,7 +167,8 @@ async function syncRender(db: Knex, ct: ContentType, registry: Registry): Promis
   const current =
     kept.get(RENDERED)?.definition === expression &&
     kept.get(RENDERED)?.triggered === true &&
-    (parts === null || kept.get(PARTS)?.definition === parts);
+    // a type without parts keeps no column for them (nor a trigger still computing them)
+    (parts === null ? !kept.has(PARTS) : kept.get(PARTS)?.definition === parts);
   if (current) return;
   const fn = quote(`vellum_render_${short(t)}`);
   await db.raw(`ALTER TABLE ${quote(t)} ADD COLUMN IF NOT EXISTS ${quote(RENDERED)} text`);

@@ -184,6 +184,18 @@ describe('the kept render of each row', () => {
     await t.sql.transaction((trx) => syncTables(trx, [thing], t.app.registry));
     expect(await stale()).toBe(0);
     expect(await expectListEqualsFindOne('status=draft')).toBe(3);
+    // without its component and zone, a type keeps no parts; with them back, every row has its parts again
+    const { piece: _p, pieces: _ps, zone: _z, ...scalars } = thing.attributes;
+    await t.sql.transaction((trx) => syncTables(trx, [{ ...thing, attributes: scalars }], t.app.registry));
+    const columns = async () =>
+      (
+        await t.sql.raw(`SELECT attname FROM pg_attribute WHERE attrelid = 'things'::regclass AND NOT attisdropped`)
+      ).rows.map((r: { attname: string }) => r.attname);
+    expect(await columns()).not.toContain('v:parts');
+    await t.sql.transaction((trx) => syncTables(trx, [thing], t.app.registry));
+    expect(await columns()).toContain('v:parts');
+    expect(await stale()).toBe(0);
+    expect(await expectListEqualsFindOne('status=draft&populate=*')).toBe(3);
 
     // rows written while the trigger is off (a replica's session) may have none: they are read built
     await t.sql.raw('ALTER TABLE things DISABLE TRIGGER vellum_render');
