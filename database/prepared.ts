@@ -5,12 +5,11 @@ import type pg from 'pg';
 export type StatementNamer = (sql: string) => string | undefined;
 
 /**
- * Names for prepared statements, per app. A read's SQL text depends only on the query's
- * shape (every value is a bound parameter), so a few names cover the traffic, and a named
- * statement is parsed and analysed once per connection instead of on every request; after a
- * few runs PostgreSQL may also keep a generic plan. The budget bounds what a stream of
- * differently-shaped queries can make every connection hold: past `limit` distinct shapes,
- * new ones run unnamed.
+ * Names for prepared statements, per app (one namer for all its pooled connections,
+ * `prepareStatements`). A statement's SQL text depends only on the query's shape (values are bound
+ * parameters), so a few names cover the traffic. The budget bounds what a stream of
+ * differently-shaped queries can make every connection hold: past `limit` distinct shapes, new
+ * ones run unnamed.
  */
 export function createStatementNamer(limit = 200): StatementNamer {
   const known = new Set<string>();
@@ -24,21 +23,32 @@ export function createStatementNamer(limit = 200): StatementNamer {
 }
 
 /**
- * Run `client`'s parameterized statements that have no name as named prepared statements: the
- * document service's writes (a row locked, updated, copied to other locales, the published copy
- * replaced) are a few fixed shapes per content type, each parsed and planned on every run before.
- * A statement without parameters (BEGIN, COMMIT, DDL) or with a name of its own is left as it is,
- * and past the namer's budget new shapes run unnamed.
+ * Run `client`'s statements as named prepared statements, each parsed (and, once PostgreSQL keeps
+ * its generic plan, planned) once per connection: every read (one statement per request, its SQL
+ * depending only on the query's shape) and the document service's writes (a few fixed shapes per
+ * content type: the row locked, updated, copied to other locales, the published copy replaced).
+ * Named: a statement with parameters, or a read (SELECT/WITH) without any. Left as it is: a
+ * statement that has a name of its own, and what has neither (BEGIN, COMMIT, DDL). Past the
+ * namer's budget, new shapes run unnamed.
  */
 export function prepareStatements(client: pg.Client, name: StatementNamer): void {
   const query = client.query.bind(client) as (config: unknown, ...rest: unknown[]) => unknown;
   const named = (config: unknown, ...rest: unknown[]): unknown => {
-    if (config !== null && typeof config === 'object' && !('name' in config && (config as { name?: unknown }).name)) {
-      const { text, values } = config as { text?: unknown; values?: unknown };
-      const as = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? name(text) : undefined;
-      if (as) return query({ ...config, name: as }, ...rest);
-    }
-    return query(config, ...rest);
+    const {
+      text,
+      values,
+      name: own,
+    } = (typeof config === 'object' && config !== null ? config : {}) as {
+      text?: unknown;
+      values?: unknown;
+      name?: unknown;
+    };
+    const nameable =
+      !own &&
+      typeof text === 'string' &&
+      ((Array.isArray(values) && values.length > 0) || /^\s*(SELECT|WITH)\b/i.test(text));
+    const as = nameable ? name(text) : undefined;
+    return as ? query({ ...(config as object), name: as }, ...rest) : query(config, ...rest);
   };
   (client as unknown as { query: typeof named }).query = named;
 }

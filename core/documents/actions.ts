@@ -11,7 +11,6 @@ import { uniqueViolation } from './db-errors.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
 import { rankOwner } from './inverse-order.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
-import type { StatementNamer } from '../../database/prepared.ts';
 import { inScope, whereLocale, type Row } from './rows.ts';
 import type { Scope } from '../query/scope-sql.ts';
 import { COLUMNS, ROW_COLUMNS, type SqlFragment } from '../query/sql.ts';
@@ -49,7 +48,7 @@ const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilde
  * publish, i18n, …) has decided which version a call is about. `create` and `update` write
  * exactly the version named by `status` and `locale`.
  */
-export function createCoreActions(registry: Registry, statementName?: StatementNamer): CoreActions {
+export function createCoreActions(registry: Registry): CoreActions {
   const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
 
   /** A read (see read.ts) of `params` on the call's content-type. */
@@ -59,7 +58,6 @@ export function createCoreActions(registry: Registry, statementName?: StatementN
     ct: ctx.contentType,
     params,
     scope: scopeOf(params),
-    statementName,
   });
   /** A read, as one statement. */
   const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) =>

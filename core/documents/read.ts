@@ -12,7 +12,6 @@ import { documentText, PARTS, partNames, RENDERED, showsRender } from '../query/
 import { COLUMNS, fragment as frag, qualified, quote, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
-import type { StatementNamer } from '../../database/prepared.ts';
 
 export interface ReadRequest {
   db: Knex;
@@ -26,8 +25,6 @@ export interface ReadRequest {
   offset?: number;
   /** also count every matching document (for pagination meta) */
   count?: boolean;
-  /** run the read as a named prepared statement (see database/prepared.ts) */
-  statementName?: StatementNamer;
   /** answer the documents as JSON text (not parsed) */
   json?: boolean;
 }
@@ -122,15 +119,10 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
     ...from.bindings,
     ...(count?.bindings ?? []),
   ]);
-  // compiled once: to name the statement and to run it (knex hands `options.name` to pg, which
-  // makes it a prepared statement); the compiled text has no `?` left but the placeholders
-  const compiled = query.toSQL();
-  const run = req.db.raw(compiled.sql, compiled.bindings as Knex.Value[]);
-  const name = req.statementName?.(compiled.sql);
-  if (name) run.options({ name });
+  // run as a named prepared statement: the pool's connections name every read (database/prepared.ts)
   const {
     rows: [row],
-  } = (await run) as { rows: Array<{ data: Doc[] | string; total?: number | string }> };
+  } = (await query) as { rows: Array<{ data: Doc[] | string; total?: number | string }> };
   const total = req.count ? Number(row.total) : null;
   return typeof row.data === 'string' ? { docs: [], total, json: row.data } : { docs: row.data, total };
 }

@@ -4,7 +4,6 @@ import compose from 'koa-compose';
 import type { Registry } from '../content-types/registry.ts';
 import { translateDatabaseError } from './db-errors.ts';
 import { createCoreActions } from './actions.ts';
-import { createStatementNamer } from '../../database/prepared.ts';
 import { takeWriteLock, writeLockKey } from './locks.ts';
 import { createCommitHooks, type GenerationBumps } from './after-commit.ts';
 import { copyParams } from './copy-params.ts';
@@ -40,7 +39,7 @@ export function createDocumentService(deps: {
 }): DocumentService {
   const { db, registry, log } = deps;
   const middlewares: DocumentMiddleware[] = [];
-  const core = createCoreActions(registry, createStatementNamer());
+  const core = createCoreActions(registry);
   const hooks = createCommitHooks((err) => log?.error({ err }, 'an after-commit hook failed'), deps.generations);
   const coreStep = (ctx: DocumentContext): Promise<unknown> =>
     (core[ctx.action] as (c: DocumentContext) => Promise<unknown>)(ctx);

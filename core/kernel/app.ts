@@ -309,7 +309,8 @@ export async function createApp(options: AppOptions): Promise<App> {
       applicationName,
       statementTimeout: dbConfig.statementTimeout,
       cancellation,
-      prepare: createStatementNamer(),
+      // reads and writes share it: as many shapes as the two budgets they had apart
+      prepare: createStatementNamer(400),
       log: { warn: (msg) => log.warn(msg), debug: (msg) => log.debug(msg) },
     });
     try {

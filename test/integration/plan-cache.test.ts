@@ -44,7 +44,8 @@ async function statementOf(path: string, times: number): Promise<Prepared> {
   }
   const { rows } = (await t.app.db.raw(
     `SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements
-     WHERE statement LIKE '%from "articles" as "r0"%' ORDER BY prepare_time DESC LIMIT 1`,
+     WHERE statement LIKE '%from "articles" as "r0"%' AND statement NOT LIKE '%pg_prepared_statements%'
+     ORDER BY prepare_time DESC LIMIT 1`,
   )) as { rows: Prepared[] };
   expect(rows).toHaveLength(1);
   return rows[0];

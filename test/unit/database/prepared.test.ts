@@ -36,7 +36,7 @@ describe('prepareStatements', () => {
     return { c, sent };
   };
 
-  it('names parameterized statements by their text, and leaves the others alone', () => {
+  it('names parameterized statements and reads by their text, and leaves the others alone', () => {
     const { c, sent } = client();
     prepareStatements(c, createStatementNamer());
     const q = c.query as unknown as (config: unknown) => void;
@@ -45,9 +45,13 @@ describe('prepareStatements', () => {
     q({ text: 'BEGIN', values: [] });
     q('COMMIT');
     q({ text: 'select $1', values: [1], name: 'mine' });
+    q({ text: 'WITH p AS (SELECT 1) SELECT * FROM p', values: [] });
     const names = sent.map((s) => (typeof s === 'string' ? s : s.name));
     expect(names[0]).toMatch(/^vellum_[0-9a-f]{32}$/);
-    expect(names.slice(1)).toEqual([names[0], undefined, 'COMMIT', 'mine']);
+    expect(names.slice(1, 5)).toEqual([names[0], undefined, 'COMMIT', 'mine']);
+    // a read is named even without parameters (a list whose every value is written in)
+    expect(names[5]).toMatch(/^vellum_[0-9a-f]{32}$/);
+    expect(names[5]).not.toBe(names[0]);
   });
 
   it('runs new shapes unnamed past the budget', () => {
