@@ -77,7 +77,8 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // a text answer of the kept renders reads `data` only for what it populates
   const needsData = !rendered || Object.keys(populate ?? {}).length > 0;
   // and its components' and zones' kept renders, when it populates any (render-sql.ts `PARTS`)
-  const parts = rendered && Object.keys(populate ?? {}).some((key) => partNames(req.ct).includes(key));
+  const kept = rendered ? partNames(req.ct) : [];
+  const parts = Object.keys(populate ?? {}).some((key) => kept.includes(key));
   const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED] : []), ...(parts ? [PARTS] : [])];
   const ordered = (
     once
