@@ -22,6 +22,8 @@ import {
   uniqueIndex,
   VERSION_KEY,
 } from '../core/query/table-sql.ts';
+import { VALUE_COUNTS_DDL } from '../core/query/value-counts-sql.ts';
+import { syncValueCounts } from './sync-value-counts.ts';
 
 /** Held by the sync's transaction (it runs in one: the lock goes with it). */
 const SYNC_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('vellum:sync', 0))";
@@ -302,6 +304,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[], registry
   const unindexed: string[] = [];
   for (const ddl of ROW_COUNTS_DDL) await db.raw(ddl);
   await db.raw(ROW_COUNTS_FUNCTION);
+  for (const ddl of VALUE_COUNTS_DDL) await db.raw(ddl);
   for (const ct of contentTypes) {
     const t = ct.collectionName;
     await db.raw(createTable(t));
@@ -315,6 +318,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[], registry
     await syncSearchIndex(db, ct, trigram);
     await syncRowCounts(db, t);
     await syncValueColumns(db, ct);
+    await syncValueCounts(db, ct);
     await syncRender(db, ct, registry);
     unindexed.push(...(await syncReadIndexes(db, ct)).map((a) => `${ct.uid}.${a}`));
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { countedRows } from '../query/table-sql.ts';
+import { countedTotal } from '../query/value-counts-sql.ts';
 import { applyFilters, readsOnlyItsRow } from '../query/filters.ts';
 import { applySort } from '../query/sort.ts';
 import { searchCondition } from '../query/search.ts';
@@ -149,13 +150,20 @@ const plansOnce = (req: ReadRequest): boolean =>
 /**
  * The total of a read: of an unfiltered list, the sum of its scope's row counts (kept by
  * triggers, table-sql.ts `ROW_COUNTS`; exact in the statement's snapshot) rather than a scan of
- * every matching row; else the matching rows counted.
+ * every matching row; of a list filtered by one condition on a counted attribute, a sum of its
+ * value counts (value-counts-sql.ts); else the matching rows counted.
  */
 function totalOf(req: ReadRequest): Frag {
   const { filters, search } = req.params;
-  if (filters !== undefined || search !== undefined || req.documentId !== undefined)
-    return frag('?', [matching(req, 'c').count('*') as unknown as Knex.Value]);
   const { published, locale } = scopedRows(req.ct, req.scope);
+  if (filters !== undefined || search !== undefined || req.documentId !== undefined) {
+    const rows = frag('?', [matching(req, 'c').count('*') as unknown as Knex.Value]);
+    const counted =
+      filters !== undefined && search === undefined && req.documentId === undefined
+        ? countedTotal(req.ct.collectionName, filters, published, locale, rows)
+        : undefined;
+    return counted ?? rows;
+  }
   return countedRows(req.ct.collectionName, published, locale);
 }
 

@@ -189,6 +189,7 @@ describe('the row counts behind an unfiltered total', () => {
         t.request('POST', `/api/articles${i % 3 === 0 ? '?status=draft' : ''}`, { data: { title: `Counted ${i}` } }),
       ),
     );
+    for (const r of created) expect(r.status, r.text).toBe(201);
     const ids = created.map((r) => r.body.data.documentId as string);
     await Promise.all([
       ...ids.slice(0, 6).map((id) => t.request('DELETE', `/api/articles/${id}`)),
