@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { countedRows } from '../query/table-sql.ts';
-import { countedTotal } from '../query/value-counts-sql.ts';
+import { countedTotal } from '../query/value-counts-total.ts';
 import { applyFilters, readsOnlyItsRow } from '../query/filters.ts';
 import { applySort } from '../query/sort.ts';
 import { searchCondition } from '../query/search.ts';

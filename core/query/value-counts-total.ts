@@ -1,0 +1,153 @@
+/**
+ * The total of a read from the value counts (value-counts-sql.ts): which filters they answer, and
+ * the sums that answer them.
+ */
+import { fragment, placeholder, type SqlFragment } from './sql.ts';
+import type { FieldRef, FilterNode, FilterValue } from './types.ts';
+import { KIND_OF, type Kind, labelOf, LEVELS, VC } from './value-counts-sql.ts';
+
+/** A bound of a range: its value, and whether the value itself is left out. */
+interface Bound {
+  value: FilterValue;
+  strict: boolean;
+}
+
+/** A filter the counts answer: on one attribute, a value, values, or a range (one or two bounds). */
+interface Counted {
+  kind: Kind;
+  field: FieldRef;
+  equal?: FilterValue;
+  among?: FilterValue[];
+  lower?: Bound;
+  upper?: Bound;
+}
+
+const scalar = (v: FilterValue): boolean => v !== null && typeof v !== 'object';
+
+/** One condition as a Counted (undefined: not one the counts answer). */
+function countedOne(node: FilterNode): Counted | undefined {
+  if (node.type !== 'condition' || node.field.kind !== 'attribute' || node.field.column === undefined) return;
+  const kind = KIND_OF[node.field.type];
+  if (kind === undefined) return;
+  const base = { kind, field: node.field };
+  const v = node.value as FilterValue;
+  if (node.operator === '$eq') return scalar(v) ? { ...base, equal: v } : undefined;
+  if (node.operator === '$in') {
+    const values = v as FilterValue[];
+    return values.length > 0 && values.every(scalar) ? { ...base, among: values } : undefined;
+  }
+  // an enumeration's or a boolean's order is not its label's: only equality is counted
+  if (kind === 'exact') return;
+  if (node.operator === '$between') {
+    const [low, high] = v as FilterValue[];
+    return scalar(low) && scalar(high)
+      ? { ...base, lower: { value: low, strict: false }, upper: { value: high, strict: false } }
+      : undefined;
+  }
+  if (!scalar(v)) return;
+  if (node.operator === '$lt' || node.operator === '$lte')
+    return { ...base, upper: { value: v, strict: node.operator === '$lt' } };
+  if (node.operator === '$gt' || node.operator === '$gte')
+    return { ...base, lower: { value: v, strict: node.operator === '$gt' } };
+  return undefined;
+}
+
+/** `filters` when the counts answer it exactly: one condition, or a lower and an upper bound of one attribute. */
+function countedCondition(filters: FilterNode): Counted | undefined {
+  let node = filters;
+  while (node.type === 'and' && node.nodes.length === 1) node = node.nodes[0];
+  if (node.type !== 'and') return countedOne(node);
+  if (node.nodes.length !== 2) return;
+  const [a, b] = node.nodes.map(countedOne);
+  if (!a || !b || a.field.kind !== 'attribute' || b.field.kind !== 'attribute' || a.field.name !== b.field.name) return;
+  const lower = a.lower ?? b.lower;
+  const upper = a.upper ?? b.upper;
+  // each a single bound, one of each side ($between already has both)
+  const single = (c: Counted): boolean => c.equal === undefined && c.among === undefined && !(c.lower && c.upper);
+  if (!single(a) || !single(b) || !lower || !upper || (a.lower && b.lower) || (a.upper && b.upper)) return;
+  return { kind: a.kind, field: a.field, lower, upper };
+}
+
+/**
+ * The total of a read of `table` filtered by `filters` from the counts, falling back to `rows` (a
+ * count of the matching rows) when the scope holds values without a label or a filter value has
+ * none; undefined when the filter is not one the counts answer. `locale` undefined: every locale.
+ */
+export function countedTotal(
+  table: string,
+  filters: FilterNode,
+  published: boolean,
+  locale: string | undefined,
+  rows: SqlFragment,
+): SqlFragment | undefined {
+  const c = countedCondition(filters);
+  if (!c) return undefined;
+  const name = (c.field as { name: string }).name;
+  const key = fragment(
+    `"tbl" = ? AND "attr" = ? AND "published" = ?${locale === undefined ? '' : ' AND "locale" = ?'}`,
+    locale === undefined ? [table, name, published] : [table, name, published, locale],
+  );
+  const levels = LEVELS[c.kind];
+  const finest = levels.length;
+  const sum = (where: string): SqlFragment =>
+    fragment(`(SELECT coalesce(sum("n"), 0) FROM ${VC} WHERE ${key.sql} AND (${where}))`, key.bindings);
+  const label = (e: string, i: number): string => (levels[i] === 0 ? e : `left(${e}, ${levels[i]})`);
+  // the rows whose label sorts before `e`: at each level, the buckets sharing e's previous prefix
+  // and sorting before its own (at level 1, every bucket before e's)
+  const below = (e: string): SqlFragment =>
+    sum(
+      levels
+        .map((_, i) => {
+          const above = i === 0 ? '' : ` AND "label" >= ${label(e, i - 1)}`;
+          return `("level" = ${i + 1} AND "label" < ${label(e, i)}${above})`;
+        })
+        .join(' OR '),
+    );
+  const equal = (e: string): SqlFragment => sum(`"level" = ${finest} AND "label" = ${e}`);
+  const join = (parts: Array<SqlFragment | string>): SqlFragment => {
+    const fs = parts.map((p) => (typeof p === 'string' ? fragment(p) : p));
+    return fragment(
+      fs.map((f) => f.sql).join(''),
+      fs.flatMap((f) => f.bindings),
+    );
+  };
+  // rows up to a bound: below it, and at it unless strict
+  const upTo = (e: string, withIt: boolean): SqlFragment =>
+    withIt ? join(['(', below(e), ' + ', equal(e), ')']) : below(e);
+  const values = c.among ?? [c.equal, c.lower?.value, c.upper?.value].filter((v) => v !== undefined);
+  const labels = values.map((v) => {
+    const p = placeholder(c.field, v);
+    return fragment(`${labelOf(c.kind, p.sql)} COLLATE "C"`, p.bindings);
+  });
+  let summed: SqlFragment;
+  if (c.among) summed = sum(`"level" = ${finest} AND "label" = ANY (q."es")`);
+  else if (c.equal !== undefined) summed = equal('q."e0"');
+  else {
+    // a lower bound's value comes first in `values`
+    const eLower = 'q."e0"';
+    const eUpper = c.lower ? 'q."e1"' : 'q."e0"';
+    // the rows the lower bound leaves out: below it, and at it when strict
+    const under = c.lower ? upTo(eLower, c.lower.strict) : undefined;
+    const upper = c.upper ? upTo(eUpper, !c.upper.strict) : undefined;
+    if (under && upper) summed = join(['GREATEST(0, ', upper, ' - ', under, ')']);
+    else if (under) summed = join([sum('"level" = 1'), ' - ', under]);
+    else summed = upper as SqlFragment;
+  }
+  const q = c.among
+    ? fragment(
+        `ARRAY[${labels.map((l) => l.sql).join(', ')}] AS "es"`,
+        labels.flatMap((l) => l.bindings),
+      )
+    : fragment(
+        labels.map((l, i) => `${l.sql} AS "e${i}"`).join(', '),
+        labels.flatMap((l) => l.bindings),
+      );
+  const labelled = c.among ? `'' <> ALL (q."es")` : labels.map((_, i) => `q."e${i}" <> ''`).join(' AND ');
+  const unlabelled = sum('"level" = 0');
+  // CASE evaluates the branch it takes only: the rows are counted only when the counts cannot answer
+  return fragment(
+    `SELECT CASE WHEN ${labelled} AND ${unlabelled.sql} = 0 THEN ${summed.sql} ELSE (${rows.sql}) END ` +
+      `FROM (SELECT ${q.sql}) q`,
+    [...unlabelled.bindings, ...summed.bindings, ...rows.bindings, ...q.bindings],
+  );
+}
