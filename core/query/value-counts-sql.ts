@@ -85,21 +85,22 @@ export function labelOf(kind: Kind, value: string): string {
 }
 
 /**
+ * Deltas one fold takes at most: a bulk write by SQL (an import) leaves one per key it changed,
+ * which then fold a slice per write instead of all at once in one request (600 ms for 24k).
+ */
+const FOLD_LIMIT = 2000;
+
+/**
  * Folds the deltas written since the last fold of table `t` into one row per key: only the keys
  * they touch are rewritten, so a fold costs the writes since the previous one, not the table.
  * Each key's row is looked up by the key index (a LATERAL subquery that OFFSET 0 keeps from being
  * flattened into a join: one lookup per key, whatever the planner believes), then deleted by its
  * tuple id: planned as a join, stale statistics (the table churns faster than they follow) made
  * it scan every count of the table, once per key (2.4 s at 40k articles) or into a hash (270 ms).
- * `t` is compared in the default collation whatever collation the caller's argument has. Sequential scans are off in here for the same reason: a table the statistics think
- * empty would be scanned whole once per key.
+ * Sequential scans are off in here for the same reason: a table the statistics think empty would
+ * be scanned whole once per key. `t` is compared in the default collation whatever collation the
+ * caller's argument has (see TABLE_NAME).
  */
-/**
- * Deltas one fold takes at most: a bulk write by SQL (an import) leaves one per key it changed,
- * which then fold a slice per write instead of all at once in one request (600 ms for 24k).
- */
-const FOLD_LIMIT = 2000;
-
 const FOLD_FUNCTION = `CREATE OR REPLACE FUNCTION vellum_fold_value_counts(t text) RETURNS void
 LANGUAGE sql SET enable_seqscan = off AS $fn$
   WITH fresh AS (DELETE FROM ${VC} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${VC}
@@ -107,8 +108,9 @@ LANGUAGE sql SET enable_seqscan = off AS $fn$
       RETURNING "attr", "level", "label", "locale", "published", "n"),
     keys AS (SELECT "attr", "level", "label", "locale", "published", sum("n") AS "n" FROM fresh GROUP BY 1, 2, 3, 4, 5),
     old AS (DELETE FROM ${VC} WHERE ctid = ANY (ARRAY(SELECT o.ctid FROM keys k CROSS JOIN LATERAL (
-        SELECT v.ctid FROM ${VC} v WHERE v."tbl" = t COLLATE "default" AND v."attr" = k."attr" AND v."published" = k."published"
-          AND v."level" = k."level" AND v."label" = k."label" AND v."locale" = k."locale" AND v."folded" OFFSET 0) o))
+        SELECT v.ctid FROM ${VC} v WHERE v."tbl" = t COLLATE "default" AND v."attr" = k."attr"
+          AND v."published" = k."published" AND v."level" = k."level" AND v."label" = k."label"
+          AND v."locale" = k."locale" AND v."folded" OFFSET 0) o))
       RETURNING "attr", "level", "label", "locale", "published", "n")
   INSERT INTO ${VC} ("tbl", "attr", "level", "label", "locale", "published", "n", "folded")
   SELECT t, "attr", "level", "label", "locale", "published", sum("n"), true

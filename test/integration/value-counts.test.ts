@@ -253,7 +253,7 @@ describe('a filtered total from the value counts', () => {
     expect((await total(views)).total).toBe(await expected(views));
   });
 
-  it('follows the schema: an attribute no longer counted loses its counts, one counted again is recounted', async () => {
+  it('follows the schema: an attribute no longer counted loses its counts, one counted again is counted', async () => {
     const article = t.app.registry.contentType('api::article.article');
     const { views: _views, ...others } = article.attributes;
     const without: ContentType = { ...article, attributes: others };
