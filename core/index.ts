@@ -107,7 +107,14 @@ export { authorizeQuery, assertQueryAccess } from './auth/query-access.ts';
 export { findActionOf, MEDIA_FIND_ACTION } from './auth/populate-access.ts';
 export type { RequestAuth } from './auth/types.ts';
 // The response cache: what a cacheable route's read depended on
-export { noteQueryRead, noteRead, readDependencies, type Generations, type ReadShape } from './cache/index.ts';
+export {
+  noteDocumentRead,
+  noteQueryRead,
+  noteRead,
+  readDependencies,
+  type Generations,
+  type ReadShape,
+} from './cache/index.ts';
 
 // HTTP: routes, their context and route middleware; a bound on a request's concurrent work
 export { mapLimit } from './map-limit.ts';

@@ -27,9 +27,12 @@ export interface ReadShape {
 
 class Unresolved extends Error {}
 
-/** The uids a read of `uid` shaped so depends on (the root included), or null when unsure. */
-export function readDependencies(registry: Registry, uid: string, shape: ReadShape): Set<string> | null {
-  const out = new Set<string>([uid]);
+/**
+ * The uids a read of `uid` shaped so depends on, or null when unsure: the root included unless
+ * `root` is false (then it is there only when a populated, filtered or sorted path reaches it).
+ */
+export function readDependencies(registry: Registry, uid: string, shape: ReadShape, root = true): Set<string> | null {
+  const out = new Set<string>(root ? [uid] : []);
 
   function filter(node: FilterNode | undefined): void {
     if (!node) return;

@@ -10,7 +10,8 @@ import { bumpGenerations, type GenerationListener, listenForGenerations } from '
 import { createGenerations, type Generations } from './generations.ts';
 import { createResponseCache, type ResponseCache } from './response-cache.ts';
 
-export { noteQueryRead, noteRead } from './response-cache.ts';
+export { noteDocumentRead, noteQueryRead, noteRead } from './response-cache.ts';
+export { anyDocumentKey, documentKey } from './document-keys.ts';
 export { readDependencies, type ReadShape } from './dependencies.ts';
 export type { Generations } from './generations.ts';
 export type { ResponseCache } from './response-cache.ts';

@@ -9,7 +9,9 @@ import { createHash } from 'node:crypto';
 import type { RequestState, RouteMiddleware } from '../http/server.ts';
 import { bodyBytes } from '../http/body-bytes.ts';
 import type { Registry } from '../content-types/registry.ts';
+import { FILE_UID } from '../content-types/types.ts';
 import { readDependencies, type ReadShape } from './dependencies.ts';
+import { anyDocumentKey, documentKey } from './document-keys.ts';
 import { createByteLru } from './lru.ts';
 import type { GenerationRecord, Generations } from './generations.ts';
 
@@ -61,6 +63,31 @@ export function noteQueryRead(state: RequestState, registry: Registry, uid: stri
   const pending = state[STATE_KEY] as PendingRead | undefined;
   if (!pending || pending.deps === null) return;
   noteRead(state, readDependencies(registry, uid, shape));
+}
+
+/**
+ * `noteRead` of a read of document `documentId` of `uid` (document-keys.ts): its document's key and
+ * the type's "any document" key stand for the type when the read reaches no other content type but
+ * files. A read through a relation depends on the whole type: a write of another document can
+ * change what the relation shows without writing this one (taking a target this document held
+ * through an exclusive relation, or writing an inverse side, whose rows belong to the other type),
+ * and only the writing type's key is sure to be bumped.
+ */
+export function noteDocumentRead(
+  state: RequestState,
+  registry: Registry,
+  uid: string,
+  documentId: string,
+  shape: ReadShape,
+): void {
+  const pending = state[STATE_KEY] as PendingRead | undefined;
+  if (!pending || pending.deps === null) return;
+  const deps = readDependencies(registry, uid, shape, false);
+  if (deps === null || [...deps].some((d) => d !== FILE_UID)) {
+    noteQueryRead(state, registry, uid, shape);
+    return;
+  }
+  noteRead(state, [...deps, documentKey(uid, documentId), anyDocumentKey(uid)]);
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, as RFC 9110 wants for it). */

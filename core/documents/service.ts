@@ -7,6 +7,7 @@ import { createCoreActions } from './actions.ts';
 import { takeWriteLock, writeLockKey } from './locks.ts';
 import { createCommitHooks, type GenerationBumps } from './after-commit.ts';
 import { copyParams } from './copy-params.ts';
+import { anyDocumentKey, documentKey } from '../cache/document-keys.ts';
 import {
   ACTIONS,
   WRITE_ACTIONS,
@@ -76,8 +77,14 @@ export function createDocumentService(deps: {
       const key = write ? writeLockKey(contentType, (params as { documentId?: string }).documentId) : null;
       if (key) await lock(c, key);
       const result = (await chained()(ctx as DocumentContext)) as ResultOf[A];
-      // whatever the write changed of this type (the document, its other locales and versions)
-      if (write) await hooks.touch(c, uid);
+      if (write) {
+        // whatever the write changed of this type (the document, its other locales and versions)
+        await hooks.touch(c, uid);
+        // and of which document: reads of other documents keep their cached answers (document-keys.ts)
+        const id =
+          (params as { documentId?: unknown }).documentId ?? (result as { documentId?: unknown } | null)?.documentId;
+        await hooks.touch(c, typeof id === 'string' ? documentKey(uid, id) : anyDocumentKey(uid));
+      }
       return result;
     };
     // one transaction per write: a failure anywhere leaves nothing half-written

@@ -5,6 +5,7 @@ import {
   type Doc,
   type DocumentApi,
   isPlainObject,
+  noteDocumentRead,
   noteQueryRead,
   notFound,
   paginationMeta,
@@ -102,8 +103,15 @@ export function createControllers(app: App, ct: ContentType, queries: QueryConfi
       ctx.body = { data: results.map((d) => present(ctx, d)), meta };
     },
     async findOne(ctx) {
-      const q = readQuery(ctx);
-      answer(ctx, single ? await docs.findFirst(q) : await docs.findOne({ ...q, documentId: ctx.params.documentId }));
+      if (single) {
+        answer(ctx, await docs.findFirst(readQuery(ctx)));
+        return;
+      }
+      const q = query(ctx);
+      const { documentId } = ctx.params;
+      // one document's answer: other documents' writes leave it cached
+      noteDocumentRead(ctx.state, app.registry, ct.uid, documentId, q);
+      answer(ctx, await docs.findOne({ ...q, documentId }));
     },
     async create(ctx) {
       const q = writeQuery(ctx);

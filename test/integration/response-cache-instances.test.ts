@@ -86,6 +86,25 @@ describe('response cache across instances', () => {
     expect(await seenOnA()).toBe('Lovelace');
   });
 
+  it("keeps B's answer for one document when A writes another, and shows A's write of that document", async () => {
+    const make = async (title: string): Promise<string> =>
+      (await a.request('POST', '/api/tags', { data: { name: title } })).body.data.documentId;
+    const x = await make('kept');
+    const y = await make('other');
+    const one = `/api/tags/${x}`;
+    let res = await onB(one);
+    for (const until = Date.now() + 2000; res.cache !== 'hit' && Date.now() < until; ) res = await onB(one);
+    expect(res.cache).toBe('hit');
+    expect((await a.request('PUT', `/api/tags/${y}`, { data: { name: 'other too' } })).status).toBe(200);
+    // B hears of the write (its list shows it), and still serves the other document from memory
+    const seen = await pollB('/api/tags', (body) => names(body).includes('other too'));
+    expect(names(seen)).toContain('other too');
+    expect((await onB(one)).cache).toBe('hit');
+    expect((await a.request('PUT', `/api/tags/${x}`, { data: { name: 'kept too' } })).status).toBe(200);
+    const after = await pollB(one, (body) => body.data.name === 'kept too');
+    expect(after.data.name).toBe('kept too');
+  });
+
   it('serves nothing while not listening, and forgets what it kept when the LISTEN connection is back', async () => {
     await onB('/api/tags');
     expect((await onB('/api/tags')).cache).toBe('hit');

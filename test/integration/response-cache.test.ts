@@ -93,6 +93,64 @@ describe('response cache: REST', () => {
     expect(titles(await t.request('GET', path))).not.toContain('Drafted');
   });
 
+  it("keeps a document's answer while other documents of its type are written, and shows its own writes next", async () => {
+    const make = async (title: string): Promise<string> =>
+      (await t.request('POST', '/api/articles', { data: { title, author: ada } })).body.data.documentId;
+    const x = await make('Kept');
+    const y = await make('Other');
+    const one = `/api/articles/${x}`;
+    const withAuthor = `/api/articles/${x}?populate=author`;
+    const withCover = `/api/articles/${x}?populate[0]=cover&populate[1]=seo`;
+    const draft = `/api/articles/${x}?status=draft`;
+    const list = '/api/articles?sort=title&pagination[pageSize]=100';
+    const cacheOf = async (path: string): Promise<string | null> =>
+      (await t.request('GET', path)).headers.get('x-cache');
+    for (const path of [one, withAuthor, withCover, draft, list]) await cached(path);
+    // another document of the type, through REST, the document service, unpublish and delete: the
+    // list shows each write, the document's answers stay in memory
+    expect((await t.request('PUT', `/api/articles/${y}`, { data: { title: 'Other too' } })).status).toBe(200);
+    expect(titles(await t.request('GET', list))).toContain('Other too');
+    await t.app.documents(ARTICLE).update({ documentId: y, data: { title: 'Other three' } });
+    expect((await t.request('POST', `/api/articles/${y}/actions/unpublish`)).status).toBe(200);
+    expect((await t.request('DELETE', `/api/articles/${y}`)).status).toBe(204);
+    expect(await cacheOf(list)).toBe('miss');
+    expect([await cacheOf(one), await cacheOf(withCover), await cacheOf(draft)]).toEqual(['hit', 'hit', 'hit']);
+    // through a relation, another document's write may change the answer: it was not kept
+    expect(await cacheOf(withAuthor)).toBe('miss');
+    // its own writes show in its next read, whatever the path
+    await t.request('PUT', one, { data: { title: 'Kept 2' } });
+    expect((await t.request('GET', one)).body.data.title).toBe('Kept 2');
+    await cached(draft);
+    await t.app.documents(ARTICLE).update({ documentId: x, data: { title: 'Kept 3' } });
+    expect((await t.request('GET', draft)).body.data.title).toBe('Kept 3');
+    await cached(one);
+    expect((await t.request('POST', `${one}/actions/unpublish`)).status).toBe(200);
+    expect((await t.request('GET', one)).status).toBe(404);
+    expect((await t.request('POST', `${one}/actions/publish`)).status).toBe(200);
+    // and a write of a type it populates
+    await cached(withAuthor);
+    await t.request('PUT', `/api/authors/${ada}`, { data: { name: 'Ada B.' } });
+    const populated = await t.request('GET', withAuthor);
+    expect([populated.headers.get('x-cache'), populated.body.data.author.name]).toEqual(['miss', 'Ada B.']);
+    await t.request('PUT', `/api/authors/${ada}`, { data: { name: 'Ada' } });
+    expect((await t.request('DELETE', one)).status).toBe(204);
+  });
+
+  it("shows a document's relation changed by another document's write (an inverse side) in its next read", async () => {
+    const [a1, a2] = await Promise.all(
+      ['First', 'Second'].map(
+        async (name) => (await t.request('POST', '/api/authors', { data: { name } })).body.data.documentId as string,
+      ),
+    );
+    const x = (await t.request('POST', '/api/articles', { data: { title: 'Moved', author: a1 } })).body.data.documentId;
+    const path = `/api/authors/${a1}?populate=articles`;
+    expect((await cached(path)).body.data.articles.map((a: { documentId: string }) => a.documentId)).toEqual([x]);
+    // a2 takes the article: a1's row is not written, the article's row is (its owning side)
+    expect((await t.request('PUT', `/api/authors/${a2}`, { data: { articles: [x] } })).status).toBe(200);
+    expect((await t.request('GET', path)).body.data.articles).toEqual([]);
+    await t.request('DELETE', `/api/articles/${x}`);
+  });
+
   it("shows a write of the app's own code (the document service) in the very next read", async () => {
     const path = '/api/articles?filters[title][$startsWith]=Code';
     expect((await cached(path)).body.data).toEqual([]);

@@ -106,6 +106,7 @@ describe('cancelling an abandoned request’s statement', () => {
     const sent: number[] = [];
     const warnings: string[] = [];
     const { read, abandoned } = pool(slowCanceller(inject('databaseAdminUrl'), {}, sent), warnings);
+    await read('SELECT 1');
     const started = Date.now();
     const first = await abandoned('SELECT pg_backend_pid() AS pid, pg_sleep(5)', 50);
     expect(first).toBeInstanceOf(Error);
