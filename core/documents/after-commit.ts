@@ -17,7 +17,7 @@ export interface CommitHooks {
   transaction<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
   /** queue `fn` on `conn`'s transaction (one `transaction` opened), or run it now outside any */
   add(conn: Knex, fn: AfterCommit): Promise<void>;
-  /** `key` (a content-type uid, or a document's key: cache/document-keys.ts) was written on `conn`: bumped with the commit */
+  /** `key` (a content-type uid, or a document's: cache/document-keys.ts) was written on `conn`: bumped at commit */
   touch(conn: Knex, key: string): Promise<void>;
 }
 
