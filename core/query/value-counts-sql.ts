@@ -159,23 +159,31 @@ function levelRows(a: Summarized, label: string): string[] {
 
 /**
  * Each key's net change over `sources` (tables of rows, each with the sign its rows count with),
- * as rows of VALUE_COUNTS' first seven columns; `tbl` is SQL (a literal, or TABLE_NAME).
+ * as rows of VALUE_COUNTS' first seven columns; `tbl` is SQL (a literal, or TABLE_NAME). Each
+ * attribute's rows are grouped by value first (values whose changes cancel out, as in an update
+ * that leaves the attribute alone, drop there), then the distinct values are spread over the
+ * levels: spreading every row made 14 rows of each article before grouping (a recount of 200k
+ * rows: 15 s → 3 s).
  */
 function deltas(attrs: Summarized[], tbl: string, sources: Array<[string, number]>): string {
-  const labels = attrs.map((a, i) => `${labelOf(a.kind, quote(a.column))} AS "l${i}"`).join(', ');
-  const rows = sources
-    .map(
-      ([from, sign]) =>
-        `SELECT coalesce(${quote(COLUMNS.locale)}, '') AS "loc", ${quote(COLUMNS.publishedAt)} IS NOT NULL AS "pub", ` +
-        `${sign} AS "d", ${labels} FROM ${from}`,
-    )
+  const scope = `coalesce(${quote(COLUMNS.locale)}, '') AS "loc", ${quote(COLUMNS.publishedAt)} IS NOT NULL AS "pub"`;
+  return attrs
+    .map((a) => {
+      const rows = sources
+        .map(
+          ([from, sign]) =>
+            `SELECT ${scope}, ${labelOf(a.kind, quote(a.column))} AS "lab", ${sign} AS "d" FROM ${from}`,
+        )
+        .join(' UNION ALL ');
+      const values = levelRows(a, 'g."lab"').join(', ');
+      return (
+        `SELECT ${tbl}, x."a", x."lv", x."lb", g."loc", g."pub", sum(g."n") FROM (SELECT "loc", "pub", "lab", ` +
+        `sum("d") AS "n" FROM (${rows}) r WHERE "lab" IS NOT NULL GROUP BY 1, 2, 3 HAVING sum("d") <> 0) g ` +
+        `CROSS JOIN LATERAL (VALUES ${values}) x("a", "lv", "lb") WHERE x."lb" IS NOT NULL ` +
+        `GROUP BY 2, 3, 4, 5, 6 HAVING sum(g."n") <> 0`
+      );
+    })
     .join(' UNION ALL ');
-  const values = attrs.flatMap((a, i) => levelRows(a, `r."l${i}"`)).join(', ');
-  return (
-    `SELECT ${tbl}, x."a", x."lv", x."lb", r."loc", r."pub", sum(r."d") FROM (${rows}) r ` +
-    `CROSS JOIN LATERAL (VALUES ${values}) x("a", "lv", "lb") WHERE x."lb" IS NOT NULL ` +
-    `GROUP BY 2, 3, 4, 5, 6 HAVING sum(r."d") <> 0`
-  );
 }
 
 const INSERT = `INSERT INTO ${VC} ("tbl", "attr", "level", "label", "locale", "published", "n")`;
@@ -234,28 +242,14 @@ export function valueCountTriggers(table: string): Array<{ name: string; create:
   }));
 }
 
-/**
- * `table`'s counts as its rows are now, replacing any (folded: one row per key). Each attribute's
- * rows are grouped by value first, then the distinct values spread over the levels: spreading
- * every row made 14 rows of each article (15 s for 200k rows), this makes 14 of each distinct value.
- */
-export function recountValues(table: string, attrs: Summarized[]): SqlFragment {
-  const scope = `coalesce(${quote(COLUMNS.locale)}, '') AS "loc", ${quote(COLUMNS.publishedAt)} IS NOT NULL AS "pub"`;
-  const perAttribute = attrs.map((a) => {
-    const values = levelRows(a, 'g."lab"').join(', ');
-    return (
-      `SELECT ${lit(table)}, x."a", x."lv", x."lb", g."loc", g."pub", sum(g."n") FROM (SELECT ${scope}, ` +
-      `${labelOf(a.kind, quote(a.column))} AS "lab", count(*) AS "n" FROM ${quote(table)} GROUP BY 1, 2, 3) g ` +
-      `CROSS JOIN LATERAL (VALUES ${values}) x("a", "lv", "lb") WHERE x."lb" IS NOT NULL GROUP BY 2, 3, 4, 5, 6`
-    );
-  });
-  return fragment(
+/** `table`'s counts as its rows are now, replacing any (folded: one row per key). */
+export const recountValues = (table: string, attrs: Summarized[]): SqlFragment =>
+  fragment(
     `WITH gone AS (DELETE FROM ${VC} WHERE "tbl" = ?) ` +
       `INSERT INTO ${VC} ("tbl", "attr", "level", "label", "locale", "published", "n", "folded") ` +
-      `SELECT *, true FROM (${perAttribute.join(' UNION ALL ')}) x`,
+      `SELECT *, true FROM (${deltas(attrs, lit(table), [[quote(table), 1]])}) x`,
     [table],
   );
-}
 
 /** Removes `table`'s counts (its type no longer has an attribute to count). */
 export const forgetValues = (table: string): SqlFragment => fragment(`DELETE FROM ${VC} WHERE "tbl" = ?`, [table]);
