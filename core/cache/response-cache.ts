@@ -82,12 +82,11 @@ export function noteDocumentRead(
 ): void {
   const pending = state[STATE_KEY] as PendingRead | undefined;
   if (!pending || pending.deps === null) return;
+  // worked out once: with the root added, it is what `noteQueryRead` would note
   const deps = readDependencies(registry, uid, shape, false);
-  if (deps === null || [...deps].some((d) => d !== FILE_UID)) {
-    noteQueryRead(state, registry, uid, shape);
-    return;
-  }
-  noteRead(state, [...deps, documentKey(uid, documentId), anyDocumentKey(uid)]);
+  if (deps === null) noteRead(state, null);
+  else if ([...deps].some((d) => d !== FILE_UID)) noteRead(state, [...deps, uid]);
+  else noteRead(state, [...deps, documentKey(uid, documentId), anyDocumentKey(uid)]);
 }
 
 /** Whether an If-None-Match header names `etag` (weak comparison, as RFC 9110 wants for it). */

@@ -2,7 +2,7 @@
  * The total of a read from the value counts (value-counts-sql.ts): which filters they answer, and
  * the sums that answer them.
  */
-import { fragment, placeholder, type SqlFragment } from './sql.ts';
+import { fragment, joinFragments, placeholder, type SqlFragment } from './sql.ts';
 import type { FieldRef, FilterNode, FilterValue } from './types.ts';
 import { KIND_OF, type Kind, labelOf, LEVELS, VC } from './value-counts-sql.ts';
 
@@ -12,10 +12,13 @@ interface Bound {
   strict: boolean;
 }
 
+/** A field that is an attribute (the counts count attributes only). */
+type AttributeRef = Extract<FieldRef, { kind: 'attribute' }>;
+
 /** A filter the counts answer: on one attribute, a value, values, or a range (one or two bounds). */
 interface Counted {
   kind: Kind;
-  field: FieldRef;
+  field: AttributeRef;
   equal?: FilterValue;
   among?: FilterValue[];
   lower?: Bound;
@@ -53,13 +56,12 @@ function countedOne(node: FilterNode): Counted | undefined {
 }
 
 /** `filters` when the counts answer it exactly: one condition, or a lower and an upper bound of one attribute. */
-function countedCondition(filters: FilterNode): Counted | undefined {
-  let node = filters;
-  while (node.type === 'and' && node.nodes.length === 1) node = node.nodes[0];
+function countedCondition(node: FilterNode): Counted | undefined {
+  // a group of one is never built (filters.ts `group`)
   if (node.type !== 'and') return countedOne(node);
   if (node.nodes.length !== 2) return;
   const [a, b] = node.nodes.map(countedOne);
-  if (!a || !b || a.field.kind !== 'attribute' || b.field.kind !== 'attribute' || a.field.name !== b.field.name) return;
+  if (!a || !b || a.field.name !== b.field.name) return;
   const lower = a.lower ?? b.lower;
   const upper = a.upper ?? b.upper;
   // each a single bound, one of each side ($between already has both)
@@ -82,7 +84,7 @@ export function countedTotal(
 ): SqlFragment | undefined {
   const c = countedCondition(filters);
   if (!c) return undefined;
-  const name = (c.field as { name: string }).name;
+  const { name } = c.field;
   const key = fragment(
     `"tbl" = ? AND "attr" = ? AND "published" = ?${locale === undefined ? '' : ' AND "locale" = ?'}`,
     locale === undefined ? [table, name, published] : [table, name, published, locale],
@@ -104,13 +106,11 @@ export function countedTotal(
         .join(' OR '),
     );
   const equal = (e: string): SqlFragment => sum(`"level" = ${finest} AND "label" = ${e}`);
-  const join = (parts: Array<SqlFragment | string>): SqlFragment => {
-    const fs = parts.map((p) => (typeof p === 'string' ? fragment(p) : p));
-    return fragment(
-      fs.map((f) => f.sql).join(''),
-      fs.flatMap((f) => f.bindings),
+  const join = (parts: Array<SqlFragment | string>): SqlFragment =>
+    joinFragments(
+      parts.map((p) => (typeof p === 'string' ? fragment(p) : p)),
+      '',
     );
-  };
   // rows up to a bound: below it, and at it unless strict
   const upTo = (e: string, withIt: boolean): SqlFragment =>
     withIt ? join(['(', below(e), ' + ', equal(e), ')']) : below(e);
@@ -133,14 +133,12 @@ export function countedTotal(
     else if (under) summed = join([sum('"level" = 1'), ' - ', under]);
     else summed = upper as SqlFragment;
   }
+  const all = joinFragments(labels, ', ');
   const q = c.among
-    ? fragment(
-        `ARRAY[${labels.map((l) => l.sql).join(', ')}] AS "es"`,
-        labels.flatMap((l) => l.bindings),
-      )
-    : fragment(
-        labels.map((l, i) => `${l.sql} AS "e${i}"`).join(', '),
-        labels.flatMap((l) => l.bindings),
+    ? fragment(`ARRAY[${all.sql}] AS "es"`, all.bindings)
+    : joinFragments(
+        labels.map((l, i) => fragment(`${l.sql} AS "e${i}"`, l.bindings)),
+        ', ',
       );
   const labelled = c.among ? `'' <> ALL (q."es")` : labels.map((_, i) => `q."e${i}" <> ''`).join(' AND ');
   const unlabelled = sum('"level" = 0');
