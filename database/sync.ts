@@ -9,9 +9,7 @@ import { PARTS, partsExpression, RENDERED, renderExpression } from '../core/quer
 import type { Registry } from '../core/content-types/registry.ts';
 import {
   CREATE_RANK_SEQUENCE,
-  countTriggers,
   createTable,
-  recount,
   ROW_COUNTS_DDL,
   ROW_COUNTS_FUNCTION,
   DATA_GIN,
@@ -23,7 +21,7 @@ import {
   VERSION_KEY,
 } from '../core/query/table-sql.ts';
 import { VALUE_COUNTS_DDL } from '../core/query/value-counts-sql.ts';
-import { syncValueCounts } from './sync-value-counts.ts';
+import { syncRowCounts, syncValueCounts } from './sync-counts.ts';
 
 /** Held by the sync's transaction (it runs in one: the lock goes with it). */
 const SYNC_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('vellum:sync', 0))";
@@ -227,29 +225,6 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<string[]> {
     }
   }
   return [...failed];
-}
-
-/**
- * A table's count triggers, and its counts as they are when they start: under a lock that
- * holds off writers between the count and the triggers.
- */
-async function syncRowCounts(db: Knex, table: string): Promise<void> {
-  const started = async (): Promise<boolean> =>
-    (
-      await db.raw(
-        `SELECT 1 FROM pg_trigger WHERE tgrelid = quote_ident(?)::regclass AND tgname = 'vellum_count_insert'`,
-        [table],
-      )
-    ).rows.length > 0;
-  if (await started()) return;
-  await db.raw('LOCK TABLE ?? IN SHARE ROW EXCLUSIVE MODE', [table]);
-  const counts = recount(table);
-  await db.raw(counts.sql, counts.bindings);
-  for (const { name, create } of countTriggers(table)) {
-    // one left from a partial removal would make its CREATE fail
-    await db.raw('DROP TRIGGER IF EXISTS ?? ON ??', [name, table]);
-    await db.raw(create);
-  }
 }
 
 /**

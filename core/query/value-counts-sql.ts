@@ -25,7 +25,7 @@
 import { createHash } from 'node:crypto';
 import type { ContentType } from '../content-types/types.ts';
 import { COLUMNS, fragment, lit, quote, type SqlFragment } from './sql.ts';
-import { valueColumnOf } from './table-sql.ts';
+import { statementTriggers, TRIGGER_TABLE, valueColumnOf } from './table-sql.ts';
 
 export const VALUE_COUNTS = 'vellum_value_counts';
 export const VC = quote(VALUE_COUNTS);
@@ -99,7 +99,7 @@ const FOLD_LIMIT = 2000;
  * it scan every count of the table, once per key (2.4 s at 40k articles) or into a hash (270 ms).
  * Sequential scans are off in here for the same reason: a table the statistics think empty would
  * be scanned whole once per key. `t` is compared in the default collation whatever collation the
- * caller's argument has (see TABLE_NAME).
+ * caller's argument has (see table-sql.ts TRIGGER_TABLE).
  */
 const FOLD_FUNCTION = `CREATE OR REPLACE FUNCTION vellum_fold_value_counts(t text) RETURNS void
 LANGUAGE sql SET enable_seqscan = off AS $fn$
@@ -159,7 +159,7 @@ function levelRows(a: Summarized, label: string): string[] {
 
 /**
  * Each key's net change over `sources` (tables of rows, each with the sign its rows count with),
- * as rows of VALUE_COUNTS' first seven columns; `tbl` is SQL (a literal, or TABLE_NAME). Each
+ * as rows of VALUE_COUNTS' first seven columns; `tbl` is SQL (a literal, or TRIGGER_TABLE). Each
  * attribute's rows are grouped by value first (values whose changes cancel out, as in an update
  * that leaves the attribute alone, drop there), then the distinct values are spread over the
  * levels: spreading every row made 14 rows of each article before grouping (a recount of 200k
@@ -193,21 +193,16 @@ export const countFunctionName = (table: string): string =>
   `vellum_value_counts_${createHash('sha1').update(table).digest('hex').slice(0, 16)}`;
 
 /**
- * The trigger's table as text in the database's collation: TG_TABLE_NAME is a `name`, whose
- * collation is "C", and a comparison in "C" cannot use an index built in the default collation.
- * Passed to the fold as it was, every lookup of a key became a scan of the whole key index (40 s
- * for a fold of 24k keys).
+ * The body of `table`'s trigger function, counting `attrs` (static SQL: its plans are cached per
+ * session), and its CREATE statement. The sync keeps the body as the definition of what is
+ * counted (database/sync-counts.ts).
  */
-const TABLE_NAME = `(TG_TABLE_NAME::text COLLATE "default")`;
-
-/** `table`'s trigger function, counting `attrs` (static SQL: its plans are cached per session). */
-export function countFunction(table: string, attrs: Summarized[]): string {
-  const tbl = TABLE_NAME;
-  return `CREATE OR REPLACE FUNCTION ${quote(countFunctionName(table))}() RETURNS trigger
-LANGUAGE plpgsql AS $fn$
+export function countFunction(table: string, attrs: Summarized[]): { body: string; create: string } {
+  const tbl = TRIGGER_TABLE;
+  const body = `
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
-    DELETE FROM ${VC} WHERE "tbl" = ${TABLE_NAME};
+    DELETE FROM ${VC} WHERE "tbl" = ${tbl};
     RETURN NULL;
   END IF;
   IF TG_OP = 'INSERT' THEN
@@ -221,26 +216,18 @@ BEGIN
     ])};
   END IF;
   IF random() < 0.02 AND pg_try_advisory_xact_lock(hashtext(${lit(VALUE_COUNTS)}), hashtext(TG_TABLE_NAME)) THEN
-    PERFORM vellum_fold_value_counts(${TABLE_NAME});
+    PERFORM vellum_fold_value_counts(${tbl});
   END IF;
   RETURN NULL;
-END $fn$`;
+END `;
+  const create = `CREATE OR REPLACE FUNCTION ${quote(countFunctionName(table))}() RETURNS trigger
+LANGUAGE plpgsql AS $fn$${body}$fn$`;
+  return { body, create };
 }
 
 /** The triggers running `table`'s count function: each one's name and CREATE statement. */
-export function valueCountTriggers(table: string): Array<{ name: string; create: string }> {
-  const fn = `FOR EACH STATEMENT EXECUTE FUNCTION ${quote(countFunctionName(table))}()`;
-  const events: Array<[string, string, string]> = [
-    ['vellum_values_insert', 'INSERT', 'REFERENCING NEW TABLE AS new_rows '],
-    ['vellum_values_update', 'UPDATE', 'REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows '],
-    ['vellum_values_delete', 'DELETE', 'REFERENCING OLD TABLE AS old_rows '],
-    ['vellum_values_truncate', 'TRUNCATE', ''],
-  ];
-  return events.map(([name, event, transitions]) => ({
-    name,
-    create: `CREATE TRIGGER ${quote(name)} AFTER ${event} ON ${quote(table)} ${transitions}${fn}`,
-  }));
-}
+export const valueCountTriggers = (table: string): Array<{ name: string; create: string }> =>
+  statementTriggers(table, 'vellum_values', quote(countFunctionName(table)));
 
 /** `table`'s counts as its rows are now, replacing any (folded: one row per key). */
 export const recountValues = (table: string, attrs: Summarized[]): SqlFragment =>

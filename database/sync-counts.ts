@@ -1,10 +1,12 @@
 /**
- * The value counts of a document table (core/query/value-counts-sql.ts): its trigger function and
- * triggers, and its counts recomputed whenever what they count changes. Runs in the sync's
- * transaction (database/sync.ts), after the table's value columns exist.
+ * The counts of a document table, kept by statement triggers: its row counts (core/query/table-sql.ts
+ * `ROW_COUNTS`) and its value counts (core/query/value-counts-sql.ts). Runs in the sync's
+ * transaction (database/sync.ts); the value counts after the table's value columns exist.
  */
 import type { Knex } from 'knex';
 import type { ContentType } from '../core/content-types/types.ts';
+import type { SqlFragment } from '../core/query/sql.ts';
+import { countTriggers, recount } from '../core/query/table-sql.ts';
 import {
   countFunction,
   countFunctionName,
@@ -14,6 +16,8 @@ import {
   valueCountTriggers,
 } from '../core/query/value-counts-sql.ts';
 
+type Trigger = { name: string; create: string };
+
 /** Whether `table` has `trigger`. */
 async function hasTrigger(db: Knex, table: string, trigger: string): Promise<boolean> {
   const { rows } = await db.raw('SELECT 1 FROM pg_trigger WHERE tgrelid = quote_ident(?)::regclass AND tgname = ?', [
@@ -21,6 +25,27 @@ async function hasTrigger(db: Knex, table: string, trigger: string): Promise<boo
     trigger,
   ]);
   return rows.length > 0;
+}
+
+/**
+ * Counts recomputed and their triggers (re)created, under a lock that holds off writers between
+ * the count's snapshot and the triggers.
+ */
+async function startCounting(db: Knex, table: string, counts: SqlFragment, triggers: Trigger[]): Promise<void> {
+  await db.raw('LOCK TABLE ?? IN SHARE ROW EXCLUSIVE MODE', [table]);
+  await db.raw(counts.sql, counts.bindings);
+  for (const { name, create } of triggers) {
+    // one left from a partial removal would make its CREATE fail
+    await db.raw('DROP TRIGGER IF EXISTS ?? ON ??', [name, table]);
+    await db.raw(create);
+  }
+}
+
+/** A table's row counts: started once (their trigger function is shared and replaced by the sync). */
+export async function syncRowCounts(db: Knex, table: string): Promise<void> {
+  const triggers = countTriggers(table);
+  if (await hasTrigger(db, table, triggers[0].name)) return;
+  await startCounting(db, table, recount(table), triggers);
 }
 
 /** The body of function `name` as PostgreSQL holds it (undefined: no such function). */
@@ -32,8 +57,8 @@ async function functionBody(db: Knex, name: string): Promise<string | undefined>
 /**
  * Counts `ct`'s summarized attributes. Its function's body says what it counts: when the schema
  * changes what that is (an attribute added, removed, retyped), or the triggers are missing, the
- * table is locked against writes, the function replaced and every count recomputed from the rows;
- * otherwise nothing is done. A type with nothing to count loses its triggers and counts.
+ * function is replaced and every count recomputed from the rows; otherwise nothing is done. A type
+ * with nothing to count loses its triggers and counts.
  */
 export async function syncValueCounts(db: Knex, ct: ContentType): Promise<void> {
   const table = ct.collectionName;
@@ -47,16 +72,8 @@ export async function syncValueCounts(db: Knex, ct: ContentType): Promise<void> 
     await db.raw(forget.sql, forget.bindings);
     return;
   }
-  const create = countFunction(table, attrs);
-  const body = create.slice(create.indexOf('$fn$') + 4, create.lastIndexOf('$fn$'));
+  const { body, create } = countFunction(table, attrs);
   if ((await functionBody(db, name)) === body && (await hasTrigger(db, table, triggers[0].name))) return;
-  // no write may run between the recount's snapshot and the new triggers
-  await db.raw('LOCK TABLE ?? IN SHARE ROW EXCLUSIVE MODE', [table]);
   await db.raw(create);
-  const counts = recountValues(table, attrs);
-  await db.raw(counts.sql, counts.bindings);
-  for (const { name: trigger, create: createTrigger } of triggers) {
-    await db.raw('DROP TRIGGER IF EXISTS ?? ON ??', [trigger, table]);
-    await db.raw(createTrigger);
-  }
+  await startCounting(db, table, recountValues(table, attrs), triggers);
 }
