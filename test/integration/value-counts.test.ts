@@ -231,6 +231,38 @@ describe('a filtered total from the value counts', () => {
     await checkTotals(18, 40);
   }, 120_000);
 
+  it('appends deltas only for what an update changed: none when it left every counted value alone', async () => {
+    // another session holds the fold's lock: no fold takes this transaction's deltas away
+    const lock = await t.sql.transaction();
+    const trx = await t.app.db.transaction();
+    try {
+      await lock.raw('SELECT pg_advisory_xact_lock(hashtext(?), hashtext(?))', ['vellum_value_counts', 'articles']);
+      // the delta rows this transaction appended, per attribute
+      const appended = async (): Promise<Record<string, number>> =>
+        Object.fromEntries(
+          (
+            await trx.raw(`SELECT attr, count(*)::int AS n FROM vellum_value_counts
+              WHERE NOT folded AND xmin = pg_current_xact_id()::xid GROUP BY 1`)
+          ).rows.map((r: { attr: string; n: number }) => [r.attr, r.n]),
+        );
+      const some = `(SELECT id FROM articles WHERE data->>'views' ~ '^[0-9]+$' ORDER BY id LIMIT 5)`;
+      await trx.raw(`UPDATE articles SET data = data || '{"title": "Renamed", "views": 0}' WHERE id IN ${some}`);
+      const first = await appended();
+      expect(Object.keys(first)).toEqual(['views']);
+      await trx.raw(`UPDATE articles SET data = data || '{"title": "Renamed again"}' WHERE id IN ${some}`);
+      expect(await appended()).toEqual(first);
+      await trx.raw(`UPDATE articles SET data = data || '{"views": 1, "summary": "x"}' WHERE id IN ${some}`);
+      const second = await appended();
+      expect(Object.keys(second)).toEqual(['views']);
+      expect(second.views).toBeGreaterThan(first.views);
+      await trx.raw(`UPDATE articles SET data = data || '{"category": "news"}' WHERE id IN ${some}`);
+      expect(Object.keys(await appended()).sort()).toEqual(['category', 'views']);
+    } finally {
+      await trx.rollback();
+      await lock.rollback();
+    }
+  });
+
   it('counts the rows while a scope holds a value without a label, and the counts again after', async () => {
     const c: Case = { attr: 'publishDate', op: '$gte', values: ['2020-01-01'], status: 'published', locale: 'en' };
     const odd = `(SELECT id FROM articles WHERE locale = 'en' AND published_at IS NOT NULL ORDER BY id LIMIT 2)`;
