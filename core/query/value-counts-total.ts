@@ -142,10 +142,13 @@ export function countedTotal(
       );
   const labelled = c.among ? `'' <> ALL (q."es")` : labels.map((_, i) => `q."e${i}" <> ''`).join(' AND ');
   const unlabelled = sum('"level" = 0');
-  // CASE evaluates the branch it takes only: the rows are counted only when the counts cannot answer
+  // CASE evaluates the branch it takes only: the rows are counted only when the counts cannot answer.
+  // OFFSET 0 keeps the labels a subquery computed once as the statement runs: pulled up, the label
+  // function was inlined and folded into each of their dozen uses while planning, which a
+  // filtered read does on every run (read.ts `plansOnce`): 0.7 → 0.3 ms of planning at 100k.
   return fragment(
     `SELECT CASE WHEN ${labelled} AND ${unlabelled.sql} = 0 THEN ${summed.sql} ELSE (${rows.sql}) END ` +
-      `FROM (SELECT ${q.sql}) q`,
+      `FROM (SELECT ${q.sql} OFFSET 0) q`,
     [...unlabelled.bindings, ...summed.bindings, ...rows.bindings, ...q.bindings],
   );
 }
