@@ -102,10 +102,43 @@ const lookUp = (map: SqlFragment, alias: string, spec: SortSpec): SqlFragment =>
   bindings: map.bindings,
 });
 
+/** One key of an ORDER BY: its value and its direction. */
+export interface SortKey extends SqlFragment {
+  order: 'asc' | 'desc';
+}
+
 /**
- * The ORDER BY list of `specs` on `uid`'s rows (under `alias` if they have one), then `id`, so
- * rows that tie keep one order from page to page. Nulls come last ascending and first
- * descending (PostgreSQL's default, as in Strapi). Related documents are read in `scope`, the read's.
+ * The keys of `specs` on `uid`'s rows (under `alias` if they have one), then `id`, so rows that
+ * tie keep one order from page to page. Related documents are read in `scope`, the read's.
+ */
+export function sortKeys(
+  registry: Registry,
+  uid: string,
+  specs: SortSpec[],
+  alias?: string,
+  scope: Scope = DEFAULT_SCOPE,
+): SortKey[] {
+  const src: RowSource = {
+    alias,
+    table: registry.hasContentType(uid) ? registry.contentType(uid).collectionName : undefined,
+  };
+  const ctx = { registry, scope };
+  const keys: SortKey[] = specs.map((s) => ({ ...sortValue(ctx, src, s.path ?? [], s, 0), order: s.order }));
+  const byId = specs.some((s) => !s.path?.length && s.field.kind === 'system' && s.field.name === 'id');
+  if (!byId) keys.push({ sql: column(src, COLUMNS.id), bindings: [], order: 'asc' });
+  return keys;
+}
+
+/** `keys` as an ORDER BY list. */
+export const orderBy = (keys: SortKey[]): SqlFragment =>
+  joinFragments(
+    keys.map((k) => ({ sql: `${k.sql} ${k.order}`, bindings: k.bindings })),
+    ', ',
+  );
+
+/**
+ * The ORDER BY list of `specs` on `uid`'s rows (`sortKeys`). Nulls come last ascending and first
+ * descending (PostgreSQL's default, as in Strapi).
  */
 export function compileSort(
   registry: Registry,
@@ -114,18 +147,7 @@ export function compileSort(
   alias?: string,
   scope: Scope = DEFAULT_SCOPE,
 ): SqlFragment {
-  const src: RowSource = {
-    alias,
-    table: registry.hasContentType(uid) ? registry.contentType(uid).collectionName : undefined,
-  };
-  const ctx = { registry, scope };
-  const keys = specs.map((s) => {
-    const e = sortValue(ctx, src, s.path ?? [], s, 0);
-    return { sql: `${e.sql} ${s.order}`, bindings: e.bindings };
-  });
-  const byId = specs.some((s) => !s.path?.length && s.field.kind === 'system' && s.field.name === 'id');
-  if (!byId) keys.push({ sql: `${column(src, COLUMNS.id)} asc`, bindings: [] });
-  return joinFragments(keys, ', ');
+  return orderBy(sortKeys(registry, uid, specs, alias, scope));
 }
 
 /**

@@ -5,7 +5,7 @@ import type { TestApp } from '../helpers/app.ts';
 import { FILE_UID } from '../../core/content-types/types.ts';
 import { resolveFilters } from '../../core/query/filters.ts';
 import { ROOT, startApp } from '../helpers/app.ts';
-import { readsDocuments } from '../helpers/plans.ts';
+import { readsDocuments, recordStatements, type Statement } from '../helpers/plans.ts';
 
 /**
  * Filters and sort through relations (both sides), media, components and dynamic zones,
@@ -397,6 +397,39 @@ describe('the SQL', () => {
     t.queries.length = 0;
     await filter({ author: { name: { $startsWith: 'A' } } }, '&pagination[withCount]=false');
     expect(t.queries.join('\n')).not.toContain('v:match');
+  });
+
+  it('cuts the page from the matching ids by the sort keys they carry, in every order', async () => {
+    const seen = recordStatements(t.app.db);
+    const through = { author: { name: { $in: ['Ann', 'Bob'] } } };
+    const page = async (sort: string, n: number): Promise<{ titles: string[]; total: number }> => {
+      const q = `${qs.stringify({ filters: through }, { encodeValuesOnly: true })}&sort=${sort}`;
+      const res = await t.request('GET', `/api/articles?${q}&pagination[pageSize]=1&pagination[page]=${n}`);
+      expect(res.status, res.text).toBe(200);
+      return { titles: res.body.data.map((d: { title: string }) => d.title), total: res.body.meta.pagination.total };
+    };
+    // views: Alpha 10, Beta 20, Gamma 30; authors Ann, Bob, Ann
+    for (const [sort, order] of [
+      ['views:desc', [G, B, A]],
+      ['views:asc', [A, B, G]],
+      // a tie on the author's name keeps the id's order; a key through a relation is carried too
+      ['author.name:asc', [A, G, B]],
+      ['author.name:desc,views:desc', [B, G, A]],
+    ] as const) {
+      const pages = [];
+      for (let n = 1; n <= 4; n++) pages.push(await page(sort, n));
+      expect(
+        pages.map((p) => p.titles),
+        sort,
+      ).toEqual([...order.map((title) => [title]), []]);
+      expect(pages.every((p) => p.total === 3)).toBe(true);
+    }
+    const last = seen.filter((s) => readsDocuments(s.sql)).at(-1) as Statement;
+    // the ids with their keys, cut into the page by them: only the page's rows are read again
+    expect(last.sql).toMatch(/ AS "s0", .* AS "s1", .* AS "s2" from "articles" as "m"/);
+    expect(last.sql).toMatch(
+      /SELECT \* FROM "v:match" ORDER BY "s0" desc, "s1" desc, "s2" asc LIMIT \$\d+ OFFSET \$\d+/,
+    );
   });
 
   it('is a subquery over the related table, with every value bound', async () => {
