@@ -260,22 +260,27 @@ export function createCoreActions(registry: Registry): CoreActions {
       for (const draft of drafts) {
         // a draft was written leniently: it becomes published only if it passes every rule
         await checkPublishable(ctx.db, registry, ctx.contentType, p.documentId, draft.locale, draft.data);
-        // the published version is a fresh row (its own id, and components of its own), as in Strapi 5
-        await ofLocale(table(ctx).where(COLUMNS.documentId, p.documentId), draft.locale)
+        // the published version is a fresh row (its own id, and components of its own), as in
+        // Strapi 5: the previous one, if any, is rewritten with a new id (one UPDATE rather than a
+        // DELETE and an INSERT: the counts' triggers see a row that kept its scope and, mostly,
+        // its values, and add nothing; a republish cost two statements' deltas)
+        const version = {
+          [COLUMNS.publishedAt]: ctx.db.fn.now(),
+          data: await versionCopy(ctx, draft.data),
+          [COLUMNS.createdAt]: draft.created_at,
+          [COLUMNS.updatedAt]: draft.updated_at,
+        };
+        const unique = (err: unknown): never => {
+          throw uniqueViolation(err, ctx.contentType, draft.data) ?? err;
+        };
+        const replaced = await ofLocale(table(ctx).where(COLUMNS.documentId, p.documentId), draft.locale)
           .whereNotNull(COLUMNS.publishedAt)
-          .delete();
-        await table(ctx)
-          .insert({
-            [COLUMNS.documentId]: p.documentId,
-            locale: draft.locale,
-            [COLUMNS.publishedAt]: ctx.db.fn.now(),
-            data: await versionCopy(ctx, draft.data),
-            [COLUMNS.createdAt]: draft.created_at,
-            [COLUMNS.updatedAt]: draft.updated_at,
-          })
-          .catch((err: unknown) => {
-            throw uniqueViolation(err, ctx.contentType, draft.data) ?? err;
-          });
+          .update({ [COLUMNS.id]: ctx.db.raw('DEFAULT'), ...version })
+          .catch(unique);
+        if (replaced === 0)
+          await table(ctx)
+            .insert({ [COLUMNS.documentId]: p.documentId, locale: draft.locale, ...version })
+            .catch(unique);
       }
       return after(ctx, p, 'published', drafts[0].locale);
     },
