@@ -74,6 +74,29 @@ export function createTokenService(app: App, salt: () => string): TokenService {
     return rest;
   };
   const lastWrite = new Map<string, number>();
+  // Tokens verified, by their key's hash: a request with a token then costs no lookup. Used and
+  // kept only while the app hears every write of tokens (`generations.live`): a write of the type,
+  // in this instance or another, clears them before anything can read it (its generation's bump);
+  // and one is kept only when no write of tokens came while it was looked up.
+  const verified = new Map<string, Doc>();
+  app.generations.subscribe((key) => {
+    if (key === API_TOKEN_UID) verified.clear();
+  });
+  const generations = app.generations;
+  const lookUp = async (h: string): Promise<Doc | null> => {
+    const startedAt = generations.seq;
+    const filters = resolveFilters(app.registry, API_TOKEN_UID, { accessKey: h }, { allowPrivate: true });
+    // raw: the stored hash, compared below
+    const token = await docs().findFirst({ filters, raw: true });
+    if (!token) return null;
+    // the lookup found an equal hash; compare again in constant time rather than trust the index's comparison
+    const stored = Buffer.from(String(token.accessKey), 'hex');
+    const given = Buffer.from(h, 'hex');
+    if (stored.length !== given.length || !timingSafeEqual(stored, given)) return null;
+    const unchanged = generations.resetAt <= startedAt && generations.record(API_TOKEN_UID).changedAt <= startedAt;
+    if (generations.live && unchanged) verified.set(h, token);
+    return token;
+  };
 
   return {
     async create(input) {
@@ -113,14 +136,8 @@ export function createTokenService(app: App, salt: () => string): TokenService {
     async verify(key) {
       if (!/^[0-9a-f]{1,512}$/i.test(key)) return null;
       const h = hash(key);
-      const filters = resolveFilters(app.registry, API_TOKEN_UID, { accessKey: h }, { allowPrivate: true });
-      // raw: the stored hash, compared below
-      const token = await docs().findFirst({ filters, raw: true });
+      const token = (generations.live ? verified.get(h) : undefined) ?? (await lookUp(h));
       if (!token) return null;
-      // the lookup found an equal hash; compare again in constant time rather than trust the index's comparison
-      const stored = Buffer.from(String(token.accessKey), 'hex');
-      const given = Buffer.from(h, 'hex');
-      if (stored.length !== given.length || !timingSafeEqual(stored, given)) return null;
       if (token.expiresAt && Date.parse(String(token.expiresAt)) <= Date.now()) return null;
       const documentId = String(token.documentId);
       const now = Date.now();

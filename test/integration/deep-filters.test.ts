@@ -388,7 +388,7 @@ describe('the SQL', () => {
   it('is evaluated once for the page and its total (the matching ids are counted and paged)', async () => {
     t.queries.length = 0;
     await filter({ author: { name: { $startsWith: 'A' } } }, '&pagination[pageSize]=2');
-    // (the other statement is the request's API token lookup)
+    // (the other statement, if any, is the API token's lookup: kept in memory after the first)
     const statements = t.queries.filter((q) => readsDocuments(q) && q.includes('"articles"'));
     expect(statements).toHaveLength(1);
     expect(statements[0].match(/FROM "authors" AS "_vf1"/g)).toHaveLength(1);

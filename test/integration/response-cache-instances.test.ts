@@ -6,6 +6,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVellumApp, type App } from '../../index.ts';
+import { usersPermissionsPlugin } from '../../plugins/users-permissions/index.ts';
 import { BLOG, startApp, type TestApp } from '../helpers/app.ts';
 
 /** the test helpers start apps without the cache */
@@ -14,6 +15,8 @@ const ON = { RESPONSE_CACHE: 'true' };
 let a: TestApp;
 let b: App;
 let bUrl: string;
+/** every statement B ran */
+const onBQueries: string[] = [];
 
 async function onB(path: string): Promise<{ status: number; cache: string | null; body: any }> {
   const res = await fetch(bUrl + path, { headers: { authorization: `Bearer ${a.token}` } });
@@ -39,6 +42,7 @@ beforeAll(async () => {
     databaseUrl: a.database.url,
     env: { ...process.env, VELLUM_DEMO_CONTENT: 'false', ...ON },
     logger: pino({ level: 'silent' }),
+    onQuery: (statement) => onBQueries.push(statement),
   });
   bUrl = (await b.listen({ port: 0, host: '127.0.0.1' })).url;
 });
@@ -103,6 +107,28 @@ describe('response cache across instances', () => {
     expect((await a.request('PUT', `/api/tags/${x}`, { data: { name: 'kept too' } })).status).toBe(200);
     const after = await pollB(one, (body) => body.data.name === 'kept too');
     expect(after.data.name).toBe('kept too');
+  });
+
+  it('refuses on B a token revoked on A once B hears of it, though B had it verified in memory', async () => {
+    const api = a.app.plugin(usersPermissionsPlugin);
+    const { accessKey, token } = await api.tokens.create({ name: 'revoked-across', type: 'read-only' });
+    const status = async (): Promise<number> =>
+      (await fetch(`${bUrl}/api/tags`, { headers: { authorization: `Bearer ${accessKey}` } })).status;
+    // the first use writes lastUsedAt (a write of tokens); from the next one B looks nothing up
+    for (let until = Date.now() + 2000; ; ) {
+      onBQueries.length = 0;
+      expect(await status()).toBe(200);
+      const lookedUp = onBQueries.some((q) => /^SELECT .* from "strapi_api_tokens"/is.test(q));
+      if (!lookedUp || Date.now() > until) {
+        expect(lookedUp).toBe(false);
+        break;
+      }
+    }
+    await api.tokens.revoke(String(token.name));
+    let last = await status();
+    for (const until = Date.now() + 2000; last !== 401 && Date.now() < until; ) last = await status();
+    expect(last).toBe(401);
+    expect(await status()).toBe(401);
   });
 
   it('serves nothing while not listening, and forgets what it kept when the LISTEN connection is back', async () => {

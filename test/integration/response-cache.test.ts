@@ -208,6 +208,27 @@ describe('response cache: REST', () => {
     expect((await t.request('GET', '/api/tags', undefined, PUBLIC)).status).toBe(200);
   });
 
+  it('looks a token up once: its next requests read no token row, until a write of tokens', async () => {
+    const api = t.app.plugin(usersPermissionsPlugin);
+    const reader = await api.tokens.create({ name: 'looked-up-once', type: 'read-only' });
+    const lookups = (): number => t.queries.filter((q) => /^SELECT .* from "strapi_api_tokens"/is.test(q)).length;
+    const get = async (): Promise<void> => {
+      // (authentication comes before the response cache: a cached answer still needs the token)
+      expect((await t.request('GET', '/api/authors', undefined, bearer(reader.accessKey))).status).toBe(200);
+    };
+    // the first use writes the token's lastUsedAt, a write of tokens: looked up again after it
+    await get();
+    await get();
+    t.queries.length = 0;
+    for (let i = 0; i < 3; i++) await get();
+    expect(lookups()).toBe(0);
+    // any write of a token (here another one's) makes the next request look it up again
+    await api.tokens.create({ name: 'another', type: 'read-only' });
+    t.queries.length = 0;
+    await get();
+    expect(lookups()).toBe(1);
+  });
+
   it('applies a token revoked, deleted or changed to the next read', async () => {
     const api = t.app.plugin(usersPermissionsPlugin);
     const revocable = await api.tokens.create({ name: 'revocable', type: 'read-only' });
