@@ -26,6 +26,12 @@ export interface Generations {
   suspend(): void;
   /** `seq` at the last resume or suspend: a read that started before may not be kept */
   readonly resetAt: number;
+  /**
+   * Whether what a read of `keys` that started at `startedAt` (`seq` then) saw may be kept: the
+   * app hears every write (live), has heard them since the read started, and none of `keys` was
+   * written since (what it read may be older than what is committed)
+   */
+  keepable(startedAt: number, keys: Iterable<string>): boolean;
   /** hear every key whose generation changes, before the new generation is visible */
   subscribe(listener: (key: string) => void): void;
 }
@@ -65,6 +71,11 @@ export function createGenerations(): Generations {
     },
     get resetAt() {
       return resetAt;
+    },
+    keepable(startedAt, keys) {
+      if (!live || resetAt > startedAt) return false;
+      for (const key of keys) if (record(key).changedAt > startedAt) return false;
+      return true;
     },
     resume() {
       live = true;

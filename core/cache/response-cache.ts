@@ -135,16 +135,10 @@ export function createResponseCache(generations: Generations, options: ResponseC
   function store(ctx: Parameters<RouteMiddleware>[0], key: string, pending: PendingRead): boolean {
     const deps = pending.deps;
     const scope = ctx.state.auth?.cacheScope;
-    if (!deps || !scope || ctx.status !== 200 || !generations.live || generations.resetAt > pending.startedAt)
-      return false;
-    if (ctx.response.get('Set-Cookie')) return false;
-    const records: GenerationRecord[] = [];
-    for (const d of [...deps, ...scope.deps]) {
-      const r = generations.record(d);
-      // written since the read started: what it read may be older than what is committed
-      if (r.changedAt > pending.startedAt) return false;
-      records.push(r);
-    }
+    if (!deps || !scope || ctx.status !== 200 || ctx.response.get('Set-Cookie')) return false;
+    const keys = [...deps, ...scope.deps];
+    if (!generations.keepable(pending.startedAt, keys)) return false;
+    const records = keys.map((d) => generations.record(d));
     const body = bodyBytes(ctx.body);
     if (!body) return false;
     const type = ctx.response.get('Content-Type') || 'application/json; charset=utf-8';

@@ -79,10 +79,10 @@ export function createTokenService(app: App, salt: () => string): TokenService {
   // in this instance or another, clears them before anything can read it (its generation's bump);
   // and one is kept only when no write of tokens came while it was looked up.
   const verified = new Map<string, Doc>();
-  app.generations.subscribe((key) => {
+  const { generations } = app;
+  generations.subscribe((key) => {
     if (key === API_TOKEN_UID) verified.clear();
   });
-  const generations = app.generations;
   const lookUp = async (h: string): Promise<Doc | null> => {
     const startedAt = generations.seq;
     const filters = resolveFilters(app.registry, API_TOKEN_UID, { accessKey: h }, { allowPrivate: true });
@@ -93,8 +93,7 @@ export function createTokenService(app: App, salt: () => string): TokenService {
     const stored = Buffer.from(String(token.accessKey), 'hex');
     const given = Buffer.from(h, 'hex');
     if (stored.length !== given.length || !timingSafeEqual(stored, given)) return null;
-    const unchanged = generations.resetAt <= startedAt && generations.record(API_TOKEN_UID).changedAt <= startedAt;
-    if (generations.live && unchanged) verified.set(h, token);
+    if (generations.keepable(startedAt, [API_TOKEN_UID])) verified.set(h, token);
     return token;
   };
 

@@ -34,4 +34,21 @@ describe('generations in memory', () => {
     g.suspend();
     expect([g.live, g.resetAt > later]).toEqual([false, true]);
   });
+
+  it('let a read be kept only if live since it started and none of its keys changed meanwhile', () => {
+    const g = createGenerations();
+    const before = g.seq;
+    expect(g.keepable(before, [])).toBe(false);
+    g.resume();
+    // started before the listener was back: it may have missed a write
+    expect(g.keepable(before, [])).toBe(false);
+    const started = g.seq;
+    expect(g.keepable(started, ['a', 'b'])).toBe(true);
+    g.apply('b', 1);
+    expect([g.keepable(started, ['a']), g.keepable(started, ['a', 'b'])]).toEqual([true, false]);
+    expect(g.keepable(g.seq, ['a', 'b'])).toBe(true);
+    const last = g.seq;
+    g.suspend();
+    expect(g.keepable(last, ['a'])).toBe(false);
+  });
 });
