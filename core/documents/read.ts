@@ -4,7 +4,7 @@ import type { ContentType } from '../content-types/types.ts';
 import { countedRows } from '../query/table-sql.ts';
 import { countedTotal } from '../query/value-counts-total.ts';
 import { applyFilters, readsOnlyItsRow } from '../query/filters.ts';
-import { applySort, type SortKey, sortKeys } from '../query/sort.ts';
+import { applySort, sortKeys } from '../query/sort.ts';
 import { searchCondition } from '../query/search.ts';
 import { inScope } from './rows.ts';
 import { scopedRows, type Scope } from '../query/scope-sql.ts';
@@ -66,36 +66,16 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
   // json, pg would parse them
   const doc = (req.json ? documentText : documentJson)(ctx, req.ct, 'r', { fields, populate, layout });
   const ctes: Frag[] = [];
-  // A list with a total whose filter reaches other rows (relations, components) or searches: the
-  // matching ids once (a CTE), counted and cut into the page, rather than the filter evaluated
-  // twice. A filter on the row's own fields is evaluated twice instead: the page then walks a
-  // read index in the sort's order and stops at the page's end (database/sync.ts), where cutting
-  // it from the CTE would join and sort every matching row (at 100k articles, 30 ms against 8).
   const { filters, search } = req.params;
+  // a list with a total whose filter reaches other rows (relations, components) or searches
   const once = req.count === true && (search !== undefined || (filters !== undefined && !readsOnlyItsRow(filters)));
-  // with their sort keys, read from the row the filter already visits: the page is cut from the
-  // CTE and only its rows are read again (at 100k articles, 8.6k matches looked up by id to be
-  // sorted cost 24 of a filter through a relation's 63 ms)
-  const keys = once ? sortKeys(req.registry, req.ct.uid, req.params.sort ?? [], 'm', req.scope) : [];
-  if (once) {
-    const carried = keys.map((k, i) => req.db.raw(`${k.sql} AS ${quote(`s${i}`)}`, k.bindings));
-    ctes.push(
-      frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id', ...carried) as unknown as Knex.Value]),
-    );
-  }
   // a text answer of the kept renders reads `data` only for what it populates
   const needsData = !rendered || Object.keys(populate ?? {}).length > 0;
   // and its components' and zones' kept renders, when it populates any (render-sql.ts `PARTS`)
   const kept = rendered ? partNames(req.ct) : [];
   const parts = Object.keys(populate ?? {}).some((key) => kept.includes(key));
   const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED] : []), ...(parts ? [PARTS] : [])];
-  const ordered = once ? cutFromMatches(req, keys) : matching(req, 'r0');
-  ordered.select(columns.map((c) => `r0.${c}`));
-  if (!once) {
-    applySort(ordered, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
-    if (req.offset) ordered.offset(req.offset);
-    if (req.limit !== undefined && req.limit !== null) ordered.limit(req.limit, { skipBinding: plansOnce(req) });
-  }
+  const ordered = (once ? pageOfMatches(req, ctes) : pageWalked(req)).select(columns.map((c) => `r0.${c}`));
   // Then their JSON. `data` is detoasted (`data || '{}'`) once per page row, after the sort and
   // limit: a document over 8 kB is stored compressed (database/sync.ts) and every `data->'key'`
   // would decompress it again, while doing it before the limit would copy every matching row's
@@ -135,10 +115,33 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
 }
 
 /**
- * The page's rows, cut from the matches' CTE by the sort keys it carries (`s0`, `s1`, …, in the
- * order of `keys`) and joined to their rows, in the page's order.
+ * The page's rows (`r0`) of a read whose filter tests only the row's own fields, or of no filter:
+ * evaluated in the page's query, which walks a read index in the sort's order and stops at the
+ * page's end (database/sync.ts), where a cut from every match (`pageOfMatches`) would read them
+ * all; the total evaluates the filter again, from its own index or the value counts.
  */
-function cutFromMatches(req: ReadRequest, keys: SortKey[]): Knex.QueryBuilder {
+function pageWalked(req: ReadRequest): Knex.QueryBuilder {
+  const page = matching(req, 'r0');
+  applySort(page, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
+  if (req.offset) page.offset(req.offset);
+  if (req.limit !== undefined && req.limit !== null) page.limit(req.limit, { skipBinding: plansOnce(req) });
+  return page;
+}
+
+/**
+ * The page's rows (`r0`) of a read with a total whose filter reaches other rows or searches: the
+ * matching ids once, in a CTE pushed on `ctes` that the total counts, each with its sort keys
+ * (`s0`, `s1`, …) read from the row the filter visits anyway; the page is cut from the CTE by them
+ * and only its rows are read again. Sorting the ids by their rows looked up again cost 24 of a
+ * filter through a relation's 63 ms at 100k articles (8.6k matches); walking the sort's index
+ * instead, as `pageWalked` does, would evaluate such a filter twice.
+ */
+function pageOfMatches(req: ReadRequest, ctes: Frag[]): Knex.QueryBuilder {
+  const keys = sortKeys(req.registry, req.ct.uid, req.params.sort ?? [], 'm', req.scope);
+  const carried = keys.map((k, i) => req.db.raw(`${k.sql} AS ${quote(`s${i}`)}`, k.bindings));
+  ctes.push(
+    frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id', ...carried) as unknown as Knex.Value]),
+  );
   const order = (alias?: string): string =>
     keys.map((k, i) => `${alias ? qualified(alias, `s${i}`) : quote(`s${i}`)} ${k.order}`).join(', ');
   const limited = req.limit !== undefined && req.limit !== null;

@@ -130,7 +130,7 @@ export function sortKeys(
 }
 
 /** `keys` as an ORDER BY list. */
-export const orderBy = (keys: SortKey[]): SqlFragment =>
+const orderBy = (keys: SortKey[]): SqlFragment =>
   joinFragments(
     keys.map((k) => ({ sql: `${k.sql} ${k.order}`, bindings: k.bindings })),
     ', ',

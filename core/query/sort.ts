@@ -9,7 +9,7 @@ import { isPlainObject } from '../config/merge.ts';
 import { invalidField, isJsonField, resolveField, stepThrough, type FieldOptions } from './fields.ts';
 import type { ComponentStep, RelationStep, SortSpec } from './types.ts';
 
-export { applySort, compileInstanceSort, compileSort, type SortKey, sortKeys } from './sort-sql.ts';
+export { applySort, compileInstanceSort, compileSort, sortKeys } from './sort-sql.ts';
 
 /** How many names one sort path may chain (`a.b.c…`): each step is a subquery. */
 export const MAX_SORT_DEPTH = 16;
