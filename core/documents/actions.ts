@@ -1,11 +1,22 @@
 import type { Knex } from 'knex';
 import { newDocumentId } from './document-id.ts';
 import type { Registry } from '../content-types/registry.ts';
-import { FILE_UID, isLocalized, isToMany } from '../content-types/types.ts';
+import { isLocalized } from '../content-types/types.ts';
 import { applicationError } from '../errors.ts';
 import { COMPONENT_ID_SEQUENCE } from '../../database/sync.ts';
 import { prepareWrite } from './input.ts';
-import { checkPublishable } from './publish-check.ts';
+import { createIdPool } from './id-pool.ts';
+import {
+  createWrittenDrafts,
+  LOCALE_EXISTS,
+  RETURNED,
+  returned,
+  VERSION_EXISTS,
+  type WrittenDraft,
+  type WrittenRow,
+} from './written.ts';
+import { createPublishDraft, ofLocale } from './publish-version.ts';
+import { forgetDocument } from './forget.ts';
 import { copyComponents } from './component-copies.ts';
 import { uniqueViolation } from './db-errors.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
@@ -13,18 +24,10 @@ import { rankOwner } from './inverse-order.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
 import { inScope, whereLocale, type Row } from './rows.ts';
 import type { Scope } from '../query/scope-sql.ts';
-import { COLUMNS, ROW_COLUMNS, type SqlFragment } from '../query/sql.ts';
-import {
-  filesWithout,
-  holds,
-  holdsFile,
-  JSON_NULL,
-  listWithout,
-  setAttribute,
-  withoutRank,
-} from '../query/jsonb-writes.ts';
+import { COLUMNS, ROW_COLUMNS } from '../query/sql.ts';
 import { toDocument, type Doc } from './serialize.ts';
 import type { Action, DocumentContext, ReadParams, ResultOf, VersionParams } from './types.ts';
+import type { PopulateTree } from '../query/types.ts';
 
 export type CoreActions = { [A in Action]: (ctx: DocumentContext<A>) => Promise<ResultOf[A]> };
 
@@ -39,9 +42,9 @@ const localeParam = (ctx: DocumentContext): string | null => {
   return locale && locale !== '*' ? locale : null;
 };
 
-/** Rows of exactly this locale (null: the rows of a type that is not localized). */
-const ofLocale = (q: Knex.QueryBuilder, locale: string | null): Knex.QueryBuilder =>
-  locale === null ? q.whereNull(COLUMNS.locale) : q.where(COLUMNS.locale, locale);
+/** A read asking for no field list and no relation: every answer of it is the row's own scalars. */
+const plain = (params: { fields?: string[]; populate?: PopulateTree }): boolean =>
+  params.fields === undefined && (params.populate == null || Object.keys(params.populate).length === 0);
 
 /**
  * The row-level implementation of every action: what is left once middleware (draft &
@@ -63,15 +66,17 @@ export function createCoreActions(registry: Registry): CoreActions {
   const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) =>
     readDocuments({ ...request(ctx, params), ...more });
 
-  /** Give new component instances their ids: one statement for all of them. */
+  // component instance ids, from a block this instance keeps (id-pool.ts)
+  const componentIds = createIdPool(COMPONENT_ID_SEQUENCE);
+  // the draft each transaction's last write left, for a publish that follows it (written.ts)
+  const writtenDrafts = createWrittenDrafts();
+
+  /** Give new component instances their ids. */
   async function assignComponentIds(trx: Knex, fresh: Array<Record<string, unknown>>): Promise<void> {
     if (fresh.length === 0) return;
-    const { rows } = await trx.raw(`SELECT nextval(?) AS id FROM generate_series(1, ?)`, [
-      COMPONENT_ID_SEQUENCE,
-      fresh.length,
-    ]);
+    const ids = await componentIds.take(trx, fresh.length);
     fresh.forEach((c, i) => {
-      c.id = Number(rows[i].id);
+      c.id = ids[i];
     });
   }
 
@@ -82,6 +87,8 @@ export function createCoreActions(registry: Registry): CoreActions {
     return copy.data;
   }
 
+  const publishDraft = createPublishDraft(registry, versionCopy);
+
   /** Validate the payload, resolve relations and write one row. */
   async function write(
     ctx: DocumentContext,
@@ -90,7 +97,7 @@ export function createCoreActions(registry: Registry): CoreActions {
     target:
       | { row: Row }
       | { insert: { locale: string | null; publishedAt: 'now' | null; base?: Record<string, unknown> } },
-  ): Promise<number> {
+  ): Promise<WrittenRow> {
     const existing = 'row' in target ? target.row.data : (target.insert.base ?? null);
     // a draft is checked leniently: publishing it checks the rest
     const draft = 'row' in target ? target.row.published_at === null : target.insert.publishedAt === null;
@@ -106,23 +113,23 @@ export function createCoreActions(registry: Registry): CoreActions {
     const locale = 'row' in target ? target.row.locale : target.insert.locale;
     await rankOwner(ctx.db, registry, prepared.data, owned);
     await assignComponentIds(ctx.db, prepared.newComponents);
-    let id: number;
+    let row: WrittenRow;
     try {
+      // the row comes back as a read would select it: the answer, and the draft a publish takes
       if ('row' in target) {
-        id = target.row.id;
-        await table(ctx)
-          .where(COLUMNS.id, id)
-          .update({ [COLUMNS.data]: prepared.data, [COLUMNS.updatedAt]: ctx.db.fn.now() });
+        [row] = await table(ctx)
+          .where(COLUMNS.id, target.row.id)
+          .update({ [COLUMNS.data]: prepared.data, [COLUMNS.updatedAt]: ctx.db.fn.now() })
+          .returning(RETURNED);
       } else {
-        const [inserted] = await table(ctx)
+        [row] = await table(ctx)
           .insert({
             [COLUMNS.documentId]: documentId,
             locale: target.insert.locale,
             [COLUMNS.publishedAt]: target.insert.publishedAt === 'now' ? ctx.db.fn.now() : null,
             data: prepared.data,
           })
-          .returning(COLUMNS.id);
-        id = Number((inserted as { id: number }).id);
+          .returning(RETURNED);
       }
     } catch (err) {
       throw uniqueViolation(err, ctx.contentType, prepared.data) ?? err;
@@ -130,18 +137,37 @@ export function createCoreActions(registry: Registry): CoreActions {
     const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
     await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written, locale);
     await applyInverseWrites(ctx.db, registry, documentId, inverse, locale ?? localeParam(ctx));
-    return id;
+    // relation writes may have written this row again (a relation to its own type): its relations
+    // then differ from `row`'s, and its ctid, so a publish reads it again; its scalars are as written
+    return returned(row);
   }
 
   /**
-   * The written version as a caller asking for no field sees it, `{ id, documentId }`, without
-   * reading it back: draft & publish asks so of the draft it is about to publish (draft-publish.ts),
-   * on every REST write of such a type. Null when the caller wants more.
+   * The written version as the caller asked to see it. Without reading it back when the row
+   * written says it all: `{ id, documentId }` to a caller asking for no field (draft & publish asks
+   * so of the draft it is about to publish, draft-publish.ts), the row's scalars to one asking for
+   * no field list and no relation (every REST write without `fields` or `populate`); a read otherwise.
    */
-  const bare = (params: { fields?: string[]; populate?: unknown }, id: number, documentId: string): Doc | null =>
-    params.fields?.length === 0 && (params.populate == null || Object.keys(params.populate as object).length === 0)
-      ? { id, documentId }
-      : null;
+  const answer = (
+    ctx: DocumentContext,
+    params: ReadParams,
+    row: Row,
+    status: Scope['status'],
+  ): Doc | Promise<Doc | null> => {
+    if (params.fields?.length === 0 && plain({ populate: params.populate }))
+      return { id: row.id, documentId: row.document_id };
+    if (plain(params)) return toDocument(ctx.contentType, row, { raw: params.raw === true });
+    return core.findOne({
+      ...ctx,
+      action: 'findOne',
+      params: { ...params, documentId: row.document_id, status, locale: row.locale ?? undefined },
+    });
+  };
+
+  /** Hand the draft just written to a publish that may follow (written.ts). */
+  const handOver = (ctx: DocumentContext, row: WrittenRow, facts: Omit<WrittenDraft, 'uid' | 'row'>): void => {
+    if (row.published_at === null) writtenDrafts.set(ctx.db, { uid: ctx.uid, row, ...facts });
+  };
 
   // rows a write changes but keeps take NO KEY UPDATE: it does not wait for (nor block) a write
   // that only holds them as a relation target (relations.ts's KEY SHARE); a delete takes UPDATE
@@ -209,39 +235,41 @@ export function createCoreActions(registry: Registry): CoreActions {
       return Number(row?.n ?? 0);
     },
     async create(ctx) {
+      writtenDrafts.clear(ctx.db);
       const p = ctx.params;
       const documentId = p.documentId ?? newDocumentId();
       const status = ctx.contentType.options.draftAndPublish ? (p.status ?? 'draft') : 'published';
       const locale = isLocalized(ctx.contentType) && p.locale && p.locale !== '*' ? p.locale : null;
-      const id = await write(ctx, documentId, p.data, {
+      const row = await write(ctx, documentId, p.data, {
         insert: { locale, publishedAt: status === 'draft' ? null : 'now', base: p.base },
       });
-      const written = bare(p, id, documentId);
-      if (written) return written;
-      return (await core.findOne({
-        ...ctx,
-        action: 'findOne',
-        params: { ...p, documentId, status, locale: locale ?? undefined },
-      }))!;
+      // a locale created has no published version yet (every published version has its draft)
+      handOver(ctx, row, { published: false, otherLocales: p.documentId !== undefined });
+      return (await answer(ctx, p, row, status))!;
     },
     async update(ctx) {
+      writtenDrafts.clear(ctx.db);
       const { documentId } = ctx.params;
+      const ct = ctx.contentType;
       const q = table(ctx)
         .select(ROW_COLUMNS)
         .where(COLUMNS.documentId, documentId)
         .orderBy(COLUMNS.id)
         .forNoKeyUpdate()
         .first();
-      const existing = (await inScope(q, ctx.contentType, scopeOf(ctx.params))) as Row | undefined;
+      // read with the row, for what follows the update in this transaction: whether a publish
+      // replaces a published version or adds one, and whether i18n has other locales to copy to
+      const name = ct.collectionName;
+      if (ct.options.draftAndPublish) q.select(ctx.db.raw(`${VERSION_EXISTS} AS "published"`, [name, name, name]));
+      if (isLocalized(ct)) q.select(ctx.db.raw(`${LOCALE_EXISTS} AS "other_locales"`, [name, name, name]));
+      const existing = (await inScope(q, ct, scopeOf(ctx.params))) as
+        | (Row & { published?: boolean; other_locales?: boolean })
+        | undefined;
       if (!existing) return null;
-      const id = await write(ctx, documentId, ctx.params.data, { row: existing });
-      const written = bare(ctx.params, id, documentId);
-      if (written) return written;
-      return core.findOne({
-        ...ctx,
-        action: 'findOne',
-        params: { ...ctx.params, documentId, locale: existing.locale ?? undefined },
-      });
+      if (existing.other_locales !== undefined) ctx.otherLocales = existing.other_locales;
+      const row = await write(ctx, documentId, ctx.params.data, { row: existing });
+      handOver(ctx, row, { published: existing.published === true, otherLocales: existing.other_locales });
+      return answer(ctx, ctx.params, row, scopeOf(ctx.params).status);
     },
     async delete(ctx) {
       const { documentId } = ctx.params;
@@ -255,34 +283,23 @@ export function createCoreActions(registry: Registry): CoreActions {
     async publish(ctx) {
       requireDraftAndPublish(ctx);
       const p = ctx.params;
-      const drafts = await rowsOf(ctx, p.documentId, p.locale, false);
-      if (drafts.length === 0) return null;
-      for (const draft of drafts) {
-        // a draft was written leniently: it becomes published only if it passes every rule
-        await checkPublishable(ctx.db, registry, ctx.contentType, p.documentId, draft.locale, draft.data);
-        // the published version is a fresh row (its own id, and components of its own), as in
-        // Strapi 5: the previous one, if any, is rewritten with a new id (one UPDATE rather than a
-        // DELETE and an INSERT: the counts' triggers see a row that kept its scope and, mostly,
-        // its values, and add nothing; a republish cost two statements' deltas)
-        const version = {
-          [COLUMNS.publishedAt]: ctx.db.fn.now(),
-          data: await versionCopy(ctx, draft.data),
-          [COLUMNS.createdAt]: draft.created_at,
-          [COLUMNS.updatedAt]: draft.updated_at,
-        };
-        const unique = (err: unknown): never => {
-          throw uniqueViolation(err, ctx.contentType, draft.data) ?? err;
-        };
-        const replaced = await ofLocale(table(ctx).where(COLUMNS.documentId, p.documentId), draft.locale)
-          .whereNotNull(COLUMNS.publishedAt)
-          .update({ [COLUMNS.id]: ctx.db.raw('DEFAULT'), ...version })
-          .catch(unique);
-        if (replaced === 0)
-          await table(ctx)
-            .insert({ [COLUMNS.documentId]: p.documentId, locale: draft.locale, ...version })
-            .catch(unique);
+      const locale = isLocalized(ctx.contentType) && p.locale !== undefined ? p.locale : null;
+      const handed = locale === '*' ? undefined : writtenDrafts.take(ctx.db, ctx.uid, p.documentId, locale);
+      writtenDrafts.clear(ctx.db);
+      if (handed) {
+        const row = await publishDraft(ctx, p.documentId, handed.row, handed);
+        if (row) {
+          if (handed.otherLocales !== undefined) ctx.otherLocales = handed.otherLocales;
+          return answer(ctx, p, row, 'published');
+        }
       }
-      return after(ctx, p, 'published', drafts[0].locale);
+      const versions = await rowsOf(ctx, p.documentId, p.locale, false);
+      if (versions.length === 0) return null;
+      let row: Row | null = null;
+      for (const draft of versions) row = await publishDraft(ctx, p.documentId, draft);
+      return versions.length === 1 && row
+        ? answer(ctx, p, row, 'published')
+        : after(ctx, p, 'published', versions[0].locale);
     },
     async unpublish(ctx) {
       requireDraftAndPublish(ctx);
@@ -315,57 +332,3 @@ export function createCoreActions(registry: Registry): CoreActions {
   };
   return core;
 }
-
-/**
- * Remove a deleted document from the owning relations that point at it (and the ranks they
- * keep it, inverse-order.ts), so lists and counts of those relations stay exact (one statement
- * per referencing attribute). A deleted file (`rows`: its deleted rows) also leaves the media
- * attributes that held it.
- */
-async function forgetDocument(
-  db: Knex,
-  registry: Registry,
-  uid: string,
-  documentId: string,
-  rows: Row[],
-): Promise<void> {
-  // media hold row ids, not documentIds: those rows are gone whatever other locales remain
-  if (uid === FILE_UID)
-    await forgetFiles(
-      db,
-      registry,
-      rows.map((r) => Number(r.id)),
-    );
-  const stillThere = await db(registry.contentType(uid).collectionName)
-    .first(COLUMNS.id)
-    .where(COLUMNS.documentId, documentId);
-  if (stillThere) return; // other locales of the document remain
-  for (const ref of registry.relationsTo(uid)) {
-    const toMany = isToMany(ref.attr);
-    const held = holds(ref.attribute, documentId, toMany);
-    const value = toMany ? listWithout(ref.attribute, documentId) : JSON_NULL;
-    const write = withoutRank(setAttribute(ref.attribute, value), ref.attribute, documentId);
-    await db(registry.contentType(ref.uid).collectionName)
-      .whereRaw(held.sql, held.bindings)
-      .update({ [COLUMNS.data]: raw(db, write) });
-  }
-}
-
-/** Take deleted file ids out of every media attribute (single → null, multiple → the rest, in order). */
-async function forgetFiles(db: Knex, registry: Registry, ids: number[]): Promise<void> {
-  if (ids.length === 0) return; // an empty `where` below would select every row
-  for (const ref of registry.mediaAttributes()) {
-    const multiple = ref.attr.multiple === true;
-    const holders = db(registry.contentType(ref.uid).collectionName).where((w) => {
-      for (const id of ids) {
-        const held = holdsFile(ref.attribute, id, multiple);
-        w.orWhereRaw(held.sql, held.bindings);
-      }
-    });
-    const value = multiple ? filesWithout(ref.attribute, ids) : JSON_NULL;
-    await holders.update({ [COLUMNS.data]: raw(db, setAttribute(ref.attribute, value)) });
-  }
-}
-
-/** A fragment as a knex raw value, for an update's `data`. */
-const raw = (db: Knex, f: SqlFragment): Knex.Raw => db.raw(f.sql, f.bindings);

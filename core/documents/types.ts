@@ -163,6 +163,11 @@ export interface ActionContext<A extends Action> {
    * back, and again only if a retried attempt commits); at once for a call outside any.
    */
   afterCommit(fn: AfterCommit): Promise<void>;
+  /**
+   * Set by a core write of a localized type once it knows, from the rows it read anyway: whether
+   * the document has versions in other locales. false lets i18n skip copying to none.
+   */
+  otherLocales?: boolean;
 }
 
 /**

@@ -41,7 +41,8 @@ async function syncShared(ctx: DocumentContext, doc: Doc | null, locale: string,
   const ct = ctx.contentType;
   // an update copies only what it wrote: the other shared attributes are already the same in every locale
   const shared = written ? sharedAttributes(ct).filter((name) => written.includes(name)) : sharedAttributes(ct);
-  if (!doc || shared.length === 0 || locale === '*') return;
+  // the core read whether there are other locales with the row it wrote: none, nothing to copy to
+  if (!doc || shared.length === 0 || locale === '*' || ctx.otherLocales === false) return;
   // drafts are written, except by publish; a type without draft & publish has only published rows
   const draft = ct.options.draftAndPublish === true && ctx.action !== 'publish';
   const copy = copyAttributesToLocales(ct.collectionName, shared, doc.documentId as string, locale, !draft);
