@@ -9,7 +9,6 @@ import { createHash } from 'node:crypto';
 import type { RequestState, RouteMiddleware } from '../http/server.ts';
 import { bodyBytes } from '../http/body-bytes.ts';
 import type { Registry } from '../content-types/registry.ts';
-import { FILE_UID } from '../content-types/types.ts';
 import { readDependencies, type ReadShape } from './dependencies.ts';
 import { anyDocumentKey, documentKey } from './document-keys.ts';
 import { createByteLru } from './lru.ts';
@@ -67,11 +66,12 @@ export function noteQueryRead(state: RequestState, registry: Registry, uid: stri
 
 /**
  * `noteRead` of a read of document `documentId` of `uid` (document-keys.ts): its document's key and
- * the type's "any document" key stand for the type when the read reaches no other content type but
- * files. A read through a relation depends on the whole type: a write of another document can
- * change what the relation shows without writing this one (taking a target this document held
- * through an exclusive relation, or writing an inverse side, whose rows belong to the other type),
- * and only the writing type's key is sure to be bumped.
+ * the type's "any document" key stand for the type, with the types its populate and filters reach.
+ * What else could change the answer without writing this document is a write of rows of another
+ * document: one taking a target this document held through an exclusive relation touches this
+ * document's key, and a write through an inverse side touches the owners' type, which a read
+ * showing such a relation reaches (relations.ts: `touch`); a deletion that empties a relation
+ * bumps the deleted document's type, which a read showing that relation reaches too.
  */
 export function noteDocumentRead(
   state: RequestState,
@@ -82,10 +82,8 @@ export function noteDocumentRead(
 ): void {
   const pending = state[STATE_KEY] as PendingRead | undefined;
   if (!pending || pending.deps === null) return;
-  // worked out once: with the root added, it is what `noteQueryRead` would note
   const deps = readDependencies(registry, uid, shape, false);
   if (deps === null) noteRead(state, null);
-  else if ([...deps].some((d) => d !== FILE_UID)) noteRead(state, [...deps, uid]);
   else noteRead(state, [...deps, documentKey(uid, documentId), anyDocumentKey(uid)]);
 }
 

@@ -135,8 +135,8 @@ export function createCoreActions(registry: Registry): CoreActions {
       throw uniqueViolation(err, ctx.contentType, prepared.data) ?? err;
     }
     const written = new Set(prepared.relations.filter((r) => r.holder === prepared.data).map((r) => r.key));
-    await enforceExclusiveTargets(ctx.db, registry, ctx.uid, documentId, prepared.data, written, locale);
-    await applyInverseWrites(ctx.db, registry, documentId, inverse, locale ?? localeParam(ctx));
+    await enforceExclusiveTargets(ctx.db, ctx.touch, registry, ctx.uid, documentId, prepared.data, written, locale);
+    await applyInverseWrites(ctx.db, ctx.touch, registry, documentId, inverse, locale ?? localeParam(ctx));
     // relation writes may have written this row again (a relation to its own type): its relations
     // then differ from `row`'s, and its ctid, so a publish reads it again; its scalars are as written
     return returned(row);

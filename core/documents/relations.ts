@@ -4,6 +4,7 @@ import { allowedTypesIssue } from '../content-types/media.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { FILE_UID, isToMany, type RelationAttribute } from '../content-types/types.ts';
 import { whereLocale } from './rows.ts';
+import type { Touch } from './types.ts';
 import type { PendingMedia, PendingRelation } from './input.ts';
 import { applyRelationInput, applyToOneInput, referencedIds, type RelationInput } from './relation-input.ts';
 import { keepsInverseOrder, rankedOwners, renumberOwners, type OwnedChange } from './inverse-order.ts';
@@ -161,6 +162,7 @@ export async function resolveRelations(
  */
 export async function enforceExclusiveTargets(
   db: Knex,
+  touch: Touch,
   registry: Registry,
   uid: string,
   documentId: string,
@@ -179,7 +181,12 @@ export async function enforceExclusiveTargets(
     const toMany = attr.relation === 'oneToMany';
     const held = holdsAny(name, targets, toMany);
     const value = toMany ? listWithout(name, targets) : JSON_NULL;
-    await q.whereRaw(held.sql, held.bindings).update({ [COLUMNS.data]: raw(db, setAttribute(name, value)) });
+    const taken = await q
+      .whereRaw(held.sql, held.bindings)
+      .update({ [COLUMNS.data]: raw(db, setAttribute(name, value)) })
+      .returning(COLUMNS.documentId);
+    // documents that lost a target: what they showed through this relation changed
+    for (const { document_id } of taken as Array<{ document_id: string }>) await touch(uid, document_id);
   }
 }
 
@@ -192,6 +199,7 @@ export async function enforceExclusiveTargets(
  */
 export async function applyInverseWrites(
   db: Knex,
+  touch: Touch,
   registry: Registry,
   documentId: string,
   writes: InverseWrite[],
@@ -200,6 +208,9 @@ export async function applyInverseWrites(
   for (const { path: at, attr, input } of writes) {
     const owner = registry.owningSide(attr)!;
     const table = registry.contentType(owner.uid).collectionName;
+    // the owners' rows change (their relation, their ranks), and with them every inverse list of
+    // their targets: the owners' type, and which of its documents, is not named by the call
+    await touch(owner.uid);
     const owners = (): Knex.QueryBuilder => sameLocale(db(table), registry, owner.uid, locale);
     const ranked = await rankedOwners(db, registry, owner.uid, owner.attribute, owner.toMany, documentId, locale);
     const current = ranked.map((o) => o.id);

@@ -72,6 +72,10 @@ export function createDocumentService(deps: {
         db: c,
         documents: (other: string) => api(other, c),
         afterCommit: (fn) => hooks.add(c, fn),
+        touch: async (other: string, documentId?: string) => {
+          await hooks.touch(c, other);
+          await hooks.touch(c, documentId === undefined ? anyDocumentKey(other) : documentKey(other, documentId));
+        },
       } as DocumentContext<A>;
       // writers to one document queue up before reading anything of it
       const key = write ? writeLockKey(contentType, (params as { documentId?: string }).documentId) : null;

@@ -168,7 +168,16 @@ export interface ActionContext<A extends Action> {
    * the document has versions in other locales. false lets i18n skip copying to none.
    */
   otherLocales?: boolean;
+  /**
+   * The call changed rows of `uid` beyond the versions of the document it names: of document
+   * `documentId`, or of documents it does not name (undefined). Bumped at commit with the rest,
+   * so a kept answer that showed those rows is not served again (cache/document-keys.ts).
+   */
+  touch(uid: string, documentId?: string): Promise<void>;
 }
+
+/** `ActionContext.touch`. */
+export type Touch = (uid: string, documentId?: string) => Promise<void>;
 
 /**
  * The context of any action, discriminated by `action`: a middleware that checks
