@@ -63,6 +63,52 @@ export function mixedSequence(t: Targets, seed = 16): MixedRequest[] {
   });
 }
 
+/** The mixed sequence from its start on `o.connections` connections, for `limit`; the first failure to `failed`. */
+function mixedRun(
+  base: string,
+  sequence: MixedRequest[],
+  writeToken: string,
+  o: LoadOptions,
+  limit: { duration: number } | { amount: number },
+  failed: (message: string) => void,
+) {
+  const write = { authorization: `Bearer ${writeToken}`, 'content-type': 'application/json' };
+  let next = 0;
+  return autocannon({
+    url: base,
+    ...limit,
+    connections: o.connections,
+    timeout: 30,
+    requests: [
+      {
+        setupRequest: (req, context) => {
+          const r = sequence[next++ % sequence.length];
+          context.sent = r;
+          return r.method === 'GET'
+            ? { ...req, method: 'GET', path: r.path, headers: o.headers, body: undefined }
+            : { ...req, method: 'PUT', path: r.path, headers: { ...o.headers, ...write }, body: r.body };
+        },
+        onResponse: (status, body, context) => {
+          const sent = context.sent as MixedRequest;
+          if (status >= 300) failed(`${status} to ${sent.method} ${sent.path}: ${String(body).slice(0, 500)}`);
+        },
+      },
+    ],
+  });
+}
+
+/** Requests of the mixed sequence that prime a server before its mixed workload is measured. */
+export const MIXED_PRIME_REQUESTS = 1000;
+
+/**
+ * Send the sequence's first MIXED_PRIME_REQUESTS (a hundred writes among them), unmeasured. Every
+ * server gets them: the read workloads before the mixed one prime reads only, and a server that
+ * did not seed the data (Vellum's warm one) would otherwise meet its first writes measured.
+ */
+export async function primeMixed(base: string, sequence: MixedRequest[], writeToken: string, o: LoadOptions) {
+  await mixedRun(base, sequence, writeToken, o, { amount: MIXED_PRIME_REQUESTS }, () => {});
+}
+
 /** Warm up, then measure the sequence for `o.duration` s; writes carry `writeToken`. */
 export async function measureMixed(
   base: string,
@@ -72,31 +118,9 @@ export async function measureMixed(
   cpu?: CpuSampler | null,
 ): Promise<MixedMeasurement> {
   let firstFailure: string | undefined;
-  const write = { authorization: `Bearer ${writeToken}`, 'content-type': 'application/json' };
-  const run = (seconds: number) => {
-    let next = 0;
-    return autocannon({
-      url: base,
-      duration: seconds,
-      connections: o.connections,
-      timeout: 30,
-      requests: [
-        {
-          setupRequest: (req, context) => {
-            const r = sequence[next++ % sequence.length];
-            context.sent = r;
-            return r.method === 'GET'
-              ? { ...req, method: 'GET', path: r.path, headers: o.headers, body: undefined }
-              : { ...req, method: 'PUT', path: r.path, headers: { ...o.headers, ...write }, body: r.body };
-          },
-          onResponse: (status, body, context) => {
-            const sent = context.sent as MixedRequest;
-            if (status >= 300 && !firstFailure)
-              firstFailure = `${status} to ${sent.method} ${sent.path}: ${String(body).slice(0, 500)}`;
-          },
-        },
-      ],
-    });
+  const failed = (message: string): void => {
+    firstFailure ??= message;
   };
+  const run = (seconds: number) => mixedRun(base, sequence, writeToken, o, { duration: seconds }, failed);
   return { ...(await measureRuns(run, o, cpu)), firstFailure };
 }

@@ -23,7 +23,7 @@ import { CEILING_PATH, startCeiling } from './ceiling.ts';
 import { compareAnswers } from './compare.ts';
 import { firstAnswer, measure, prime, PRIME_REQUESTS, type LoadOptions } from './load.ts';
 import { createCpuSampler, type CpuSampler } from './cpu.ts';
-import { measureMixed, mixedSequence, type MixedMeasurement } from './mixed.ts';
+import { measureMixed, MIXED_PRIME_REQUESTS, mixedSequence, primeMixed, type MixedMeasurement } from './mixed.ts';
 import { startStrapi } from './strapi.ts';
 import {
   evaluate,
@@ -188,6 +188,8 @@ async function runVellum(articles: number, load: LoadOptions, cleanup: Cleanup, 
   }
   const ceiling = await measureCeiling(cold, load, cleanup);
   const sequence = mixedSequence(targets);
+  progress(`priming both servers with the mixed sequence (${MIXED_PRIME_REQUESTS} unmeasured requests)…`);
+  for (const server of [warm, cold]) await primeMixed(server.url, sequence, token, load);
   progress('measuring the mixed workload (warm, then cold)…');
   const mixedWarm = await explained(
     await measureMixed(warm.url, sequence, token, load, await sampler(warm, cleanup)),
@@ -213,14 +215,11 @@ async function runStrapi(dir: string, articles: number, load: LoadOptions, clean
   // primed as Vellum's servers are, except GraphQL: at Strapi's few req/s, 200 of them take a minute
   for (const w of workloads.filter((x) => x.rest)) await prime(strapi.url + w.path, load);
   for (const w of workloads) sides.set(w.name, await measureSide('Strapi', strapi, w, load, cleanup));
+  const sequence = mixedSequence(targets);
+  progress(`priming Strapi with the mixed sequence (${MIXED_PRIME_REQUESTS} unmeasured requests)…`);
+  await primeMixed(strapi.url, sequence, strapi.token, load);
   progress('measuring the mixed workload (Strapi)…');
-  const mixed = await measureMixed(
-    strapi.url,
-    mixedSequence(targets),
-    strapi.token,
-    load,
-    await sampler(strapi, cleanup),
-  );
+  const mixed = await measureMixed(strapi.url, sequence, strapi.token, load, await sampler(strapi, cleanup));
   // stop.sh runs with the cleanup, after the samplers' connections to its database are closed
   return { seeded, sides, mixed };
 }
