@@ -11,7 +11,7 @@ export interface TestServer {
 }
 
 const DOCKER_PROBE_MS = 1500;
-// Throwaway data: durability only costs time.
+// Throwaway data: durability only costs time (unless the caller measures writes: `durable`).
 const FAST_FLAGS = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
 
 const defaultLog: EmbeddedPostgresLog = {
@@ -21,16 +21,26 @@ const defaultLog: EmbeddedPostgresLog = {
   error: (msg) => console.error(msg),
 };
 
+export interface TestServerOptions {
+  /**
+   * Keep PostgreSQL's durability (fsync, synchronous commit, full-page writes), as `npm start`'s
+   * embedded server does: for a benchmark, whose writes are compared with a server that keeps it.
+   */
+  durable?: boolean;
+}
+
 /** One PostgreSQL server for a whole test run: $DATABASE_URL, else Docker, else embedded. */
-export async function startTestServer(log: EmbeddedPostgresLog = defaultLog): Promise<TestServer> {
+export async function startTestServer(
+  log: EmbeddedPostgresLog = defaultLog,
+  options: TestServerOptions = {},
+): Promise<TestServer> {
+  const flags = options.durable ? [] : FAST_FLAGS;
   const envUrl = process.env.DATABASE_URL;
   if (envUrl) return { adminUrl: envUrl, kind: 'env', stop: async () => {} };
 
   if (await dockerAnswers()) {
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const container = await new PostgreSqlContainer('postgres:16-alpine')
-      .withCommand(['postgres', ...FAST_FLAGS])
-      .start();
+    const container = await new PostgreSqlContainer('postgres:16-alpine').withCommand(['postgres', ...flags]).start();
     let stopping: Promise<unknown> | undefined;
     return {
       adminUrl: container.getConnectionUri(),
@@ -46,7 +56,7 @@ export async function startTestServer(log: EmbeddedPostgresLog = defaultLog): Pr
   // (otherwise startEmbeddedPostgres would park the cluster under /var/lib/vellum).
   await fs.chmod(dataDir, 0o711);
   try {
-    const pg = await startEmbeddedPostgres({ dataDir, database: 'postgres', postgresFlags: FAST_FLAGS, log });
+    const pg = await startEmbeddedPostgres({ dataDir, database: 'postgres', postgresFlags: flags, log });
     let stopping: Promise<void> | undefined;
     return {
       adminUrl: pg.url,

@@ -11,12 +11,14 @@ export interface BenchDatabase {
 
 /**
  * $DATABASE_URL, else Docker, else an embedded cluster in a temp folder; dropped/stopped by
- * `cleanup`. The cluster's complaints are shown unless `quiet()` (after Ctrl-C it complains
- * about the signal it got too).
+ * `cleanup`. Durable (fsync and synchronous commit on), as `npm start`'s server and the reference
+ * Strapi's are: the test suite's settings would make every write cheaper than a user's. The
+ * cluster's complaints are shown unless `quiet()` (after Ctrl-C it complains about the signal it
+ * got too).
  */
 export async function startBenchDatabase(cleanup: Cleanup, quiet: () => boolean = () => false): Promise<BenchDatabase> {
   const say = (msg: string): void => void (quiet() || process.stderr.write(`${msg}\n`));
-  const server = await startTestServer({ debug() {}, info() {}, warn: say, error: say });
+  const server = await startTestServer({ debug() {}, info() {}, warn: say, error: say }, { durable: true });
   cleanup.add('stop PostgreSQL', () => server.stop());
   const db = await createTestDatabase(server.adminUrl);
   cleanup.add(`drop database ${db.name}`, () => db.drop());

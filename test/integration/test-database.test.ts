@@ -2,6 +2,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../database/test-database.ts';
 import { useTestDatabase } from '../helpers/database.ts';
+import { createCleanup } from '../../scripts/bench/cleanup.ts';
+import { startBenchDatabase } from '../../scripts/bench/database.ts';
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
@@ -65,4 +67,32 @@ describe('createTestDatabase', () => {
     expect(new URL(db.url).host).toBe(new URL(adminUrl).host);
     expect(await userTables(db.url)).toEqual([]);
   });
+});
+
+const settings = async (url: string) =>
+  Object.fromEntries(
+    (
+      await query<{ name: string; setting: string }>(
+        url,
+        "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'full_page_writes')",
+      )
+    ).map((r) => [r.name, r.setting]),
+  );
+
+// $DATABASE_URL is whatever server its owner runs: nothing to say about its settings
+describe.skipIf(Boolean(process.env.DATABASE_URL))('the test server and the bench database', () => {
+  it("the test run's server gives up durability; the bench's keeps it, as npm start's and Strapi's do", async () => {
+    expect(await settings(inject('databaseAdminUrl'))).toEqual({
+      fsync: 'off',
+      synchronous_commit: 'off',
+      full_page_writes: 'off',
+    });
+    const cleanup = createCleanup(() => {});
+    try {
+      const db = await startBenchDatabase(cleanup);
+      expect(await settings(db.url)).toEqual({ fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on' });
+    } finally {
+      await cleanup.run({ quiet: true });
+    }
+  }, 60_000);
 });
