@@ -22,6 +22,7 @@ import { uniqueViolation } from './db-errors.ts';
 import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from './relations.ts';
 import { rankOwner } from './inverse-order.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
+import { createReadStatements } from './read-statements.ts';
 import { inScope, whereLocale, type Row } from './rows.ts';
 import type { Scope } from '../query/scope-sql.ts';
 import { COLUMNS, ROW_COLUMNS } from '../query/sql.ts';
@@ -53,6 +54,8 @@ const plain = (params: { fields?: string[]; populate?: PopulateTree }): boolean 
  */
 export function createCoreActions(registry: Registry): CoreActions {
   const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
+  // reads' SQL kept by shape (read-statements.ts)
+  const statements = createReadStatements();
 
   /** A read (see read.ts) of `params` on the call's content-type. */
   const request = (ctx: DocumentContext, params: ReadParams): ReadRequest => ({
@@ -61,6 +64,7 @@ export function createCoreActions(registry: Registry): CoreActions {
     ct: ctx.contentType,
     params,
     scope: scopeOf(params),
+    statements,
   });
   /** A read, as one statement. */
   const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) =>

@@ -13,6 +13,7 @@ import { documentText, PARTS, partNames, RENDERED, showsRender } from '../query/
 import { COLUMNS, fragment as frag, qualified, quote, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
+import type { ReadStatements } from './read-statements.ts';
 
 export interface ReadRequest {
   db: Knex;
@@ -28,6 +29,8 @@ export interface ReadRequest {
   count?: boolean;
   /** answer the documents as JSON text (not parsed) */
   json?: boolean;
+  /** the app's statements kept by shape (read-statements.ts); without it, each read is built */
+  statements?: ReadStatements;
 }
 
 /** Rows of the read, filtered, under `alias` (counts use it too). */
@@ -49,6 +52,22 @@ export function matching(req: ReadRequest, alias: string): Knex.QueryBuilder {
  * count when asked. No statement per row, nor per populated relation.
  */
 export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; total: number | null; json?: string }> {
+  const build = (documentId: string | undefined) => statementOf({ ...req, documentId }).toSQL();
+  const { sql, bindings } = req.statements
+    ? req.statements.compile({ ...req, uid: req.ct.uid }, build)
+    : build(req.documentId);
+  // run as a named prepared statement: the pool's connections name every read (database/prepared.ts)
+  const {
+    rows: [row],
+  } = (await req.db.raw(sql, bindings as Knex.Value[])) as {
+    rows: Array<{ data: Doc[] | string; total?: number | string }>;
+  };
+  const total = req.count ? Number(row.total) : null;
+  return typeof row.data === 'string' ? { docs: [], total, json: row.data } : { docs: row.data, total };
+}
+
+/** The statement of a read (`readDocuments`). */
+function statementOf(req: ReadRequest): Knex.Raw {
   let n = 0;
   // related documents are worth rendering once per read only when several page documents may share them
   // (not in a read of every locale: a shared render cannot follow each row's own locale)
@@ -100,18 +119,12 @@ export async function readDocuments(req: ReadRequest): Promise<{ docs: Doc[]; to
     : `COALESCE((SELECT json_agg(${doc.sql}) FROM ${from.sql} "r"), '[]'::json)`;
   const withCtes = ctes.length > 0 ? `WITH ${ctes.map((c) => c.sql).join(', ')} ` : '';
   const totalColumn = count ? `, (${count.sql}) AS total` : '';
-  const query = req.db.raw(`${withCtes}SELECT ${aggregate} AS data${totalColumn}`, [
+  return req.db.raw(`${withCtes}SELECT ${aggregate} AS data${totalColumn}`, [
     ...ctes.flatMap((c) => c.bindings),
     ...doc.bindings,
     ...from.bindings,
     ...(count?.bindings ?? []),
   ]);
-  // run as a named prepared statement: the pool's connections name every read (database/prepared.ts)
-  const {
-    rows: [row],
-  } = (await query) as { rows: Array<{ data: Doc[] | string; total?: number | string }> };
-  const total = req.count ? Number(row.total) : null;
-  return typeof row.data === 'string' ? { docs: [], total, json: row.data } : { docs: row.data, total };
 }
 
 /**

@@ -1,0 +1,127 @@
+/**
+ * Reads' SQL kept by shape. Building a read's statement (populate-sql.ts, then knex flattening its
+ * nested fragments) cost about a quarter of the server's CPU for a `findOne` with `populate=*`, and
+ * its text depends only on the request's shape: for a read without filters or search, on the
+ * content type, scope, params, page and flags, plus one value, the document asked for. So such a
+ * read is built once per shape, with a marker standing for the document id; later reads of that
+ * shape copy the statement and put their id where the marker was. A read with filters or search is
+ * built every time (its values are folded into its SQL in ways a marker cannot follow). Per app
+ * (`createCoreActions`): the registry, and so every statement, is fixed while it runs.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { createByteLru } from '../cache/lru.ts';
+import type { ReadParams } from './types.ts';
+
+export interface CompiledRead {
+  sql: string;
+  bindings: readonly Knex.Value[];
+}
+
+/** What a statement's key is made of: everything of a read request but its database handle. */
+export interface ReadShape {
+  uid: string;
+  scope: unknown;
+  params: ReadParams;
+  documentId?: string;
+  limit?: number | null;
+  offset?: number;
+  count?: boolean;
+  json?: boolean;
+}
+
+interface Template {
+  sql: string;
+  bindings: Knex.Value[];
+  /** where the document id goes */
+  slots: number[];
+}
+
+export interface ReadStatements {
+  /** the statement of `shape`'s read, built by `build` (given the id to write in) unless kept */
+  compile(shape: ReadShape, build: (documentId: string | undefined) => CompiledRead): CompiledRead;
+  readonly count: number;
+}
+
+/** a shape's key past this length is not kept (a populate tree sent to fill the memory) */
+const MAX_KEY_CHARS = 8 * 1024;
+
+/**
+ * `value` as JSON when it is plain data (what qs parses, or a document service caller passes
+ * as such), else null: a Map, a Date or a class instance could write as the JSON of another value.
+ */
+function plainJson(value: unknown): string | null {
+  try {
+    return JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+      // what the value was before its toJSON (a Date writes as a string)
+      if (typeof this[key] === 'object' && this[key] !== v) throw new TypeError('not plain data');
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+        const proto = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) throw new TypeError('not plain data');
+      } else if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
+        throw new TypeError('not plain data');
+      }
+      return v;
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** The bindings as JSON, to look for the marker in and size them; null when they have no JSON. */
+function text(bindings: Knex.Value[]): string | null {
+  try {
+    return JSON.stringify(bindings);
+  } catch {
+    return null;
+  }
+}
+
+/** Statements of up to `maxBytes` of SQL, bindings and keys, least recently used dropped first. */
+export function createReadStatements(maxBytes = 4 * 1024 * 1024): ReadStatements {
+  const lru = createByteLru<Template>(maxBytes);
+  // no document id has a NUL in it (nor can one reach a read: route ids are checked), so the marker
+  // is found only where it was put
+  const marker = `\u0000vellum-document:${randomUUID()}`;
+
+  const keyOf = (s: ReadShape): string | null => {
+    if (s.params.filters !== undefined || s.params.search !== undefined) return null;
+    const parts = [s.uid, s.scope, s.params, s.documentId !== undefined, s.limit, s.offset, s.count, s.json];
+    const key = plainJson(parts);
+    return key !== null && key.length <= MAX_KEY_CHARS ? key : null;
+  };
+
+  const fill = (t: Template, documentId: string | undefined): CompiledRead => {
+    if (t.slots.length === 0) return t;
+    const bindings = t.bindings.slice();
+    for (const i of t.slots) bindings[i] = documentId as string;
+    return { sql: t.sql, bindings };
+  };
+
+  return {
+    compile(shape, build) {
+      const key = keyOf(shape);
+      if (key === null) return build(shape.documentId);
+      const kept = lru.get(key);
+      if (kept) return fill(kept, shape.documentId);
+      const withId = shape.documentId !== undefined;
+      const built = build(withId ? marker : undefined);
+      const bindings = [...built.bindings];
+      const slots = withId ? bindings.flatMap((b, i) => (b === marker ? [i] : [])) : [];
+      const rest = text(bindings.filter((b) => b !== marker));
+      // the marker only as whole values: anywhere else (the text, inside a value) it cannot be replaced
+      // (JSON escapes its NUL: look for what follows)
+      const clean =
+        rest !== null &&
+        !built.sql.includes(marker) &&
+        !rest.includes(marker.slice(1)) &&
+        (!withId || slots.length > 0);
+      const template: Template = { sql: built.sql, bindings, slots };
+      if (clean) lru.set(key, template, 2 * (key.length + built.sql.length + rest.length) + 256);
+      return clean ? fill(template, shape.documentId) : build(shape.documentId);
+    },
+    get count() {
+      return lru.count;
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { createReadStatements, type CompiledRead, type ReadShape } from '../../../../core/documents/read-statements.ts';
+
+/** A builder that counts its calls and writes the id where `place` says. */
+function builder(place: (id: string | undefined) => CompiledRead) {
+  const calls: Array<string | undefined> = [];
+  return {
+    calls,
+    build: (id: string | undefined) => {
+      calls.push(id);
+      return place(id);
+    },
+  };
+}
+
+/** A read's shape; `params` as a caller may send them, plain or not (what the type allows or not). */
+const shape = (over: Partial<Omit<ReadShape, 'params'>> & { params?: Record<string, unknown> } = {}): ReadShape =>
+  ({
+    uid: 'api::article.article',
+    scope: { status: 'published', locale: 'en' },
+    params: { populate: { author: true } },
+    documentId: 'a1',
+    ...over,
+  }) as ReadShape;
+const asBinding = (id: string | undefined): CompiledRead => ({
+  sql: 'SELECT ? WHERE "document_id" = ? LIMIT ?',
+  bindings: ['x', id ?? null, 1],
+});
+
+describe('reads kept by shape', () => {
+  it('builds a shape once and puts each read its own document id', () => {
+    const s = createReadStatements();
+    const b = builder(asBinding);
+    expect(s.compile(shape(), b.build)).toEqual({ sql: asBinding('a1').sql, bindings: ['x', 'a1', 1] });
+    expect(s.compile(shape({ documentId: 'b2' }), b.build).bindings).toEqual(['x', 'b2', 1]);
+    expect(s.compile(shape({ documentId: 'c3' }), b.build).bindings).toEqual(['x', 'c3', 1]);
+    expect(b.calls).toHaveLength(1);
+    // what it built with stands for no document
+    expect(b.calls[0]).not.toMatch(/^[a-z0-9]*$/);
+    expect(s.count).toBe(1);
+  });
+
+  it('keeps one statement per shape: scope, params, page and flags each make another', () => {
+    const s = createReadStatements();
+    const b = builder(asBinding);
+    const shapes = [
+      shape(),
+      shape({ scope: { status: 'draft', locale: 'en' } }),
+      shape({ scope: { status: 'published', locale: 'fr' } }),
+      shape({ params: { populate: { tags: true } } }),
+      shape({ documentId: undefined, limit: 25 }),
+      shape({ documentId: undefined, limit: 25, offset: 25 }),
+      shape({ documentId: undefined, limit: 25, count: true }),
+      shape({ documentId: undefined, limit: 25, json: true }),
+      shape({ uid: 'api::tag.tag' }),
+    ];
+    for (const sh of shapes) s.compile(sh, b.build);
+    for (const sh of shapes) s.compile(sh, b.build);
+    expect(b.calls).toHaveLength(shapes.length);
+    expect(s.count).toBe(shapes.length);
+  });
+
+  it('builds every read with filters or search, and with what is not plain data in its params', () => {
+    const s = createReadStatements();
+    const b = builder(asBinding);
+    const unkept = [
+      shape({ params: { filters: { title: 'a' } } }),
+      shape({ params: { search: 'a' } }),
+      shape({ params: { populate: { author: new Map() } } }),
+      shape({ params: { populate: { author: new Date(0) } } }),
+      shape({ params: { populate: { author: 1n } } }),
+      shape({ params: { populate: { [`a${'b'.repeat(9000)}`]: true } } }),
+    ];
+    for (const sh of unkept) s.compile(sh, b.build);
+    for (const sh of unkept) expect(s.compile(sh, b.build).bindings).toEqual(['x', 'a1', 1]);
+    expect(b.calls).toEqual(Array(unkept.length * 2).fill('a1'));
+    expect(s.count).toBe(0);
+  });
+
+  it('keeps nothing when the id lands where it cannot be replaced: in the text, or inside a value', () => {
+    const s = createReadStatements();
+    const inText = builder((id) => ({ sql: `SELECT '${id ?? ''}'`, bindings: [] }));
+    const inArray = builder((id) => ({ sql: 'SELECT ?', bindings: [[id ?? '']] }));
+    const nowhere = builder(() => ({ sql: 'SELECT 1', bindings: [] }));
+    // also a whole value: the other places would still hold the first read's id
+    const alsoText = builder((id) => ({ sql: `SELECT ?, '${id ?? ''}'`, bindings: [id ?? null] }));
+    const alsoArray = builder((id) => ({ sql: 'SELECT ?, ?', bindings: [id ?? null, [id ?? '']] }));
+    for (const [i, b] of [alsoText, alsoArray].entries()) {
+      s.compile(shape({ uid: `also-${i}` }), b.build);
+      expect(s.compile(shape({ uid: `also-${i}`, documentId: 'b2' }), b.build)).toEqual(b.build('b2'));
+    }
+    // the first read of each answers with its own id, the marker nowhere
+    for (const [i, b] of [inText, inArray, nowhere, alsoText, alsoArray].entries())
+      expect(s.compile(shape({ uid: `first-${i}` }), b.build)).toEqual(b.build('a1'));
+    expect(s.compile(shape({ uid: 'in-text' }), inText.build)).toEqual({ sql: "SELECT 'a1'", bindings: [] });
+    expect(s.compile(shape({ uid: 'in-text', documentId: 'b2' }), inText.build)).toEqual({
+      sql: "SELECT 'b2'",
+      bindings: [],
+    });
+    expect(s.compile(shape({ uid: 'in-array', documentId: 'b2' }), inArray.build).bindings).toEqual([['b2']]);
+    expect(s.count).toBe(0);
+  });
+
+  it('is bounded by bytes: the least recently used statements go first', () => {
+    const s = createReadStatements(64 * 1024);
+    const big = builder((id) => ({ sql: `SELECT ? ${' '.repeat(4000)}`, bindings: [id ?? null] }));
+    for (let i = 0; i < 100; i++) s.compile(shape({ uid: `t${i}` }), big.build);
+    expect(s.count).toBeGreaterThan(3);
+    expect(s.count).toBeLessThan(10);
+    // the newest is kept: built no more
+    const before = big.calls.length;
+    s.compile(shape({ uid: 't99', documentId: 'z' }), big.build);
+    expect(big.calls.length).toBe(before);
+    s.compile(shape({ uid: 't0', documentId: 'z' }), big.build);
+    expect(big.calls.length).toBe(before + 1);
+  });
+});
