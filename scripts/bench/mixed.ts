@@ -124,3 +124,29 @@ export async function measureMixed(
   const run = (seconds: number) => mixedRun(base, sequence, writeToken, o, { duration: seconds }, failed);
   return { ...(await measureRuns(run, o, cpu)), firstFailure };
 }
+
+/**
+ * Two runs of one server as one figure: the mean of their req/s and medians, the worse p99, every
+ * request and failure counted, CPU per request over both. Each server's mixed workload is measured
+ * twice (Vellum's two in the order warm, cold, cold, warm): a server's first run after priming was
+ * 10-15% under its second whichever server went first, more priming did not change that, and a
+ * single run each would hand the difference to whichever was measured second.
+ */
+export function bothRuns(a: MixedMeasurement, b: MixedMeasurement): MixedMeasurement {
+  const requests = a.requests + b.requests;
+  const weighted = (f: (c: NonNullable<Measurement['cpu']>) => number): number =>
+    a.cpu && b.cpu ? (f(a.cpu) * a.requests + f(b.cpu) * b.requests) / Math.max(1, requests) : 0;
+  const statusCodes = { ...a.statusCodes };
+  for (const [code, n] of Object.entries(b.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  return {
+    rps: (a.rps + b.rps) / 2,
+    p50: (a.p50 + b.p50) / 2,
+    p99: Math.max(a.p99, b.p99),
+    requests,
+    non2xx: a.non2xx + b.non2xx,
+    errors: a.errors + b.errors,
+    statusCodes,
+    cpu: a.cpu && b.cpu ? { serverMs: weighted((c) => c.serverMs), databaseMs: weighted((c) => c.databaseMs) } : null,
+    firstFailure: a.firstFailure ?? b.firstFailure,
+  };
+}

@@ -23,7 +23,14 @@ import { CEILING_PATH, startCeiling } from './ceiling.ts';
 import { compareAnswers } from './compare.ts';
 import { firstAnswer, measure, prime, PRIME_REQUESTS, type LoadOptions } from './load.ts';
 import { createCpuSampler, type CpuSampler } from './cpu.ts';
-import { measureMixed, MIXED_PRIME_REQUESTS, mixedSequence, primeMixed, type MixedMeasurement } from './mixed.ts';
+import {
+  bothRuns,
+  measureMixed,
+  MIXED_PRIME_REQUESTS,
+  mixedSequence,
+  primeMixed,
+  type MixedMeasurement,
+} from './mixed.ts';
 import { startStrapi } from './strapi.ts';
 import {
   evaluate,
@@ -190,16 +197,12 @@ async function runVellum(articles: number, load: LoadOptions, cleanup: Cleanup, 
   const sequence = mixedSequence(targets);
   progress(`priming both servers with the mixed sequence (${MIXED_PRIME_REQUESTS} unmeasured requests)…`);
   for (const server of [warm, cold]) await primeMixed(server.url, sequence, token, load);
-  progress('measuring the mixed workload (warm, then cold)…');
-  const mixedWarm = await explained(
-    await measureMixed(warm.url, sequence, token, load, await sampler(warm, cleanup)),
-    warm,
-  );
-  const mixedCold = await explained(
-    await measureMixed(cold.url, sequence, token, load, await sampler(cold, cleanup)),
-    cold,
-  );
-  return { seeded, targets, results, ceiling, mixed: { warm: mixedWarm, cold: mixedCold } };
+  progress('measuring the mixed workload twice on each server: warm, cold, cold, warm…');
+  const run = async (server: Server) =>
+    explained(await measureMixed(server.url, sequence, token, load, await sampler(server, cleanup)), server);
+  const [warm1, cold1] = [await run(warm), await run(cold)];
+  const [cold2, warm2] = [await run(cold), await run(warm)];
+  return { seeded, targets, results, ceiling, mixed: { warm: bothRuns(warm1, warm2), cold: bothRuns(cold1, cold2) } };
 }
 
 /** The reference Strapi at one size: started fresh, seeded the same way, the REST workloads, flat GraphQL, mixed. */
@@ -218,8 +221,9 @@ async function runStrapi(dir: string, articles: number, load: LoadOptions, clean
   const sequence = mixedSequence(targets);
   progress(`priming Strapi with the mixed sequence (${MIXED_PRIME_REQUESTS} unmeasured requests)…`);
   await primeMixed(strapi.url, sequence, strapi.token, load);
-  progress('measuring the mixed workload (Strapi)…');
-  const mixed = await measureMixed(strapi.url, sequence, strapi.token, load, await sampler(strapi, cleanup));
+  progress('measuring the mixed workload twice (Strapi)…');
+  const run = async () => measureMixed(strapi.url, sequence, strapi.token, load, await sampler(strapi, cleanup));
+  const mixed = bothRuns(await run(), await run());
   // stop.sh runs with the cleanup, after the samplers' connections to its database are closed
   return { seeded, sides, mixed };
 }
