@@ -27,10 +27,13 @@ const types = {
   },
 };
 
+/** How long an unused pooled connection stays open, unless `pool.idleTimeoutMillis` says. */
+export const IDLE_TIMEOUT_MS = 10 * 60_000;
+
 /** Open a knex pool on PostgreSQL. */
 export function createConnection(options: {
   connection: ConnectionOptions | string;
-  pool?: { min?: number; max?: number };
+  pool?: { min?: number; max?: number; idleTimeoutMillis?: number };
   /** observes every SQL statement (tests count statements with it) */
   onQuery?: (sql: string) => void;
   /** milliseconds any one statement may run before PostgreSQL cancels it (0: no limit) */
@@ -59,6 +62,9 @@ export function createConnection(options: {
     pool: {
       min: options.pool?.min ?? 0,
       max: options.pool?.max ?? 10,
+      // a connection holds its prepared statements (prepared.ts): one closed after tarn's default 30 s
+      // idle makes the next burst parse and plan every shape again on a new one
+      idleTimeoutMillis: options.pool?.idleTimeoutMillis ?? IDLE_TIMEOUT_MS,
       ...((cancellation || prepare) && {
         afterCreate(client: pg.Client, done: (err: Error | null, client: pg.Client) => void) {
           if (prepare) prepareStatements(client, prepare);

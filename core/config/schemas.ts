@@ -90,7 +90,12 @@ export const databaseConfigSchema = z.object({
     })
     .optional(),
   pool: z
-    .object({ min: count().optional(), max: z.number().int().positive().optional() })
+    .object({
+      min: count().optional(),
+      max: z.number().int().positive().optional(),
+      /** ms an unused connection stays open (tarn's option; Vellum's default is 10 minutes) */
+      idleTimeoutMillis: z.number().int().positive().optional(),
+    })
     .refine((p) => p.min === undefined || p.max === undefined || p.min <= p.max, {
       message: expected('min <= max'),
       path: ['min'],
