@@ -288,8 +288,8 @@ export function createCoreActions(registry: Registry): CoreActions {
       requireDraftAndPublish(ctx);
       const p = ctx.params;
       const locale = isLocalized(ctx.contentType) && p.locale !== undefined ? p.locale : null;
-      const handed = locale === '*' ? undefined : writtenDrafts.take(ctx.db, ctx.uid, p.documentId, locale);
-      writtenDrafts.clear(ctx.db);
+      // taken whatever the locale: no row is in locale '*', so a publish of every locale takes none
+      const handed = writtenDrafts.take(ctx.db, ctx.uid, p.documentId, locale);
       if (handed) {
         const row = await publishDraft(ctx, p.documentId, handed.row, handed);
         if (row) {

@@ -59,34 +59,32 @@ export function createPublishDraft(
     const unique = (err: unknown): never => {
       throw uniqueViolation(err, ctx.contentType, draft.data) ?? err;
     };
+    // a handed draft is used only while it is still the version written (its ctid): else null
+    const guard = handed ? [name, draft.id, handed.row.ctid] : null;
     if (!handed || handed.published) {
       const q = ofLocale(table(ctx).where(COLUMNS.documentId, documentId), draft.locale).whereNotNull(
         COLUMNS.publishedAt,
       );
-      if (handed) q.whereRaw(UNCHANGED, [name, draft.id, handed.row.ctid]);
+      if (guard) q.whereRaw(UNCHANGED, guard);
       const [row] = await q
         .update({ [COLUMNS.id]: ctx.db.raw('DEFAULT'), ...version })
         .returning(ROW_COLUMNS)
         .catch(unique);
-      if (row || handed) return row ? returned(row as Row) : null;
+      if (row) return returned(row as Row);
+      if (handed) return null;
     }
-    if (!handed) {
-      const values = { [COLUMNS.documentId]: documentId, locale: draft.locale, ...version };
-      const [row] = await table(ctx).insert(values).returning(ROW_COLUMNS).catch(unique);
-      return returned(row as Row);
-    }
-    // the first published version of a draft just written: inserted only if the draft is still that
+    // the first published version (INSERT … SELECT, so that the guard can be its WHERE)
     const c = COLUMNS;
     const { rows } = await ctx.db
       .raw(
         `INSERT INTO ?? (??, ??, ??, ??, ??, ??)
-        SELECT ?, ?, CURRENT_TIMESTAMP, ?::jsonb, ?::timestamptz, ?::timestamptz WHERE ${UNCHANGED}
+        SELECT ?, ?, CURRENT_TIMESTAMP, ?::jsonb, ?::timestamptz, ?::timestamptz${guard ? ` WHERE ${UNCHANGED}` : ''}
         RETURNING ${ROW_COLUMNS.map(() => '??').join(', ')}`,
         [
           name,
           ...[c.documentId, c.locale, c.publishedAt, c.data, c.createdAt, c.updatedAt],
           ...[documentId, draft.locale, JSON.stringify(version.data), draft.created_at, draft.updated_at],
-          ...[name, draft.id, handed.row.ctid],
+          ...(guard ?? []),
           ...ROW_COLUMNS,
         ],
       )

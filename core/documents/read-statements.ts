@@ -49,6 +49,8 @@ const MAX_KEY_CHARS = 8 * 1024;
 /**
  * `value` as JSON when it is plain data (what qs parses, or a document service caller passes
  * as such), else null: a Map, a Date or a class instance could write as the JSON of another value.
+ * A key set to undefined writes as an absent one, as the reads take it (`fields: undefined` is in
+ * most params).
  */
 function plainJson(value: unknown): string | null {
   try {
@@ -68,15 +70,6 @@ function plainJson(value: unknown): string | null {
   }
 }
 
-/** The bindings as JSON, to look for the marker in and size them; null when they have no JSON. */
-function text(bindings: Knex.Value[]): string | null {
-  try {
-    return JSON.stringify(bindings);
-  } catch {
-    return null;
-  }
-}
-
 /** Statements of up to `maxBytes` of SQL, bindings and keys, least recently used dropped first. */
 export function createReadStatements(maxBytes = 4 * 1024 * 1024): ReadStatements {
   const lru = createByteLru<Template>(maxBytes);
@@ -91,8 +84,8 @@ export function createReadStatements(maxBytes = 4 * 1024 * 1024): ReadStatements
     return key !== null && key.length <= MAX_KEY_CHARS ? key : null;
   };
 
+  // a copy each time: what a caller (or knex) does to its bindings stays out of the template
   const fill = (t: Template, documentId: string | undefined): CompiledRead => {
-    if (t.slots.length === 0) return t;
     const bindings = t.bindings.slice();
     for (const i of t.slots) bindings[i] = documentId as string;
     return { sql: t.sql, bindings };
@@ -108,7 +101,8 @@ export function createReadStatements(maxBytes = 4 * 1024 * 1024): ReadStatements
       const built = build(withId ? marker : undefined);
       const bindings = [...built.bindings];
       const slots = withId ? bindings.flatMap((b, i) => (b === marker ? [i] : [])) : [];
-      const rest = text(bindings.filter((b) => b !== marker));
+      // the other bindings as JSON, to look for the marker in and to size them (null: not plain data)
+      const rest = plainJson(bindings.filter((b) => b !== marker));
       // the marker only as whole values: anywhere else (the text, inside a value) it cannot be replaced
       // (JSON escapes its NUL: look for what follows)
       const clean =

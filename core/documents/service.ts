@@ -62,6 +62,11 @@ export function createDocumentService(deps: {
     const contentType = registry.contentType(uid);
     const write = WRITE_ACTIONS.has(action);
     const exec = async (c: Knex): Promise<ResultOf[A]> => {
+      // rows of `other` written: of document `documentId`, or of documents not named (document-keys.ts)
+      const touch = async (other: string, documentId?: string): Promise<void> => {
+        await hooks.touch(c, other);
+        await hooks.touch(c, documentId === undefined ? anyDocumentKey(other) : documentKey(other, documentId));
+      };
       // middleware rewrites params (draft & publish, i18n) on a copy of its own, made per attempt:
       // the caller's object never changes, and a retried transaction starts from what the caller sent
       const ctx = {
@@ -72,22 +77,18 @@ export function createDocumentService(deps: {
         db: c,
         documents: (other: string) => api(other, c),
         afterCommit: (fn) => hooks.add(c, fn),
-        touch: async (other: string, documentId?: string) => {
-          await hooks.touch(c, other);
-          await hooks.touch(c, documentId === undefined ? anyDocumentKey(other) : documentKey(other, documentId));
-        },
+        touch,
       } as DocumentContext<A>;
       // writers to one document queue up before reading anything of it
       const key = write ? writeLockKey(contentType, (params as { documentId?: string }).documentId) : null;
       if (key) await lock(c, key);
       const result = (await chained()(ctx as DocumentContext)) as ResultOf[A];
       if (write) {
-        // whatever the write changed of this type (the document, its other locales and versions)
-        await hooks.touch(c, uid);
-        // and of which document: reads of other documents keep their cached answers (document-keys.ts)
+        // whatever the write changed of this type (the document, its other locales and versions), and
+        // of which document: reads of other documents keep their cached answers (document-keys.ts)
         const id =
           (params as { documentId?: unknown }).documentId ?? (result as { documentId?: unknown } | null)?.documentId;
-        await hooks.touch(c, typeof id === 'string' ? documentKey(uid, id) : anyDocumentKey(uid));
+        await touch(uid, typeof id === 'string' ? id : undefined);
       }
       return result;
     };

@@ -1,38 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { bothRuns, type MixedMeasurement } from '../../../scripts/bench/mixed.ts';
 
-const run = (over: Partial<MixedMeasurement>): MixedMeasurement => ({
-  rps: 100,
-  p50: 5,
-  p99: 20,
-  requests: 500,
+/** A first run, and a second that differs in every figure. */
+const a: MixedMeasurement = {
+  rps: 900,
+  p50: 6,
+  p99: 40,
+  requests: 4500,
   non2xx: 0,
   errors: 0,
-  statusCodes: { 200: 500 },
-  cpu: { serverMs: 1, databaseMs: 2 },
-  ...over,
-});
+  statusCodes: { 200: 4500 },
+  cpu: { serverMs: 0.9, databaseMs: 0.7 },
+};
+const b: MixedMeasurement = {
+  ...a,
+  rps: 1100,
+  p50: 4,
+  p99: 30,
+  requests: 5500,
+  non2xx: 2,
+  statusCodes: { 200: 5498, 409: 2 },
+  cpu: { serverMs: 0.7, databaseMs: 0.6 },
+  firstFailure: '409 to PUT /api/articles/x',
+};
 
 describe("the mixed workload's two runs as one figure", () => {
   it('averages the rates and medians, keeps the worse p99, counts every request, weighs CPU by requests', () => {
-    const a = run({
-      rps: 900,
-      p50: 6,
-      p99: 40,
-      requests: 4500,
-      statusCodes: { 200: 4500 },
-      cpu: { serverMs: 0.9, databaseMs: 0.7 },
-    });
-    const b = run({
-      rps: 1100,
-      p50: 4,
-      p99: 30,
-      requests: 5500,
-      non2xx: 2,
-      statusCodes: { 200: 5498, 409: 2 },
-      cpu: { serverMs: 0.7, databaseMs: 0.6 },
-      firstFailure: '409 to PUT /api/articles/x',
-    });
     const both = bothRuns(a, b);
     expect(both).toMatchObject({ rps: 1000, p50: 5, p99: 40, requests: 10000, non2xx: 2, errors: 0 });
     expect(both.statusCodes).toEqual({ 200: 9998, 409: 2 });
@@ -42,7 +35,7 @@ describe("the mixed workload's two runs as one figure", () => {
   });
 
   it('has no CPU figure unless both runs were sampled, and the first failure is the first run’s', () => {
-    expect(bothRuns(run({ cpu: null }), run({})).cpu).toBeNull();
-    expect(bothRuns(run({ firstFailure: 'first' }), run({ firstFailure: 'second' })).firstFailure).toBe('first');
+    expect(bothRuns({ ...a, cpu: null }, b).cpu).toBeNull();
+    expect(bothRuns({ ...a, firstFailure: 'first' }, { ...b, firstFailure: 'second' }).firstFailure).toBe('first');
   });
 });
