@@ -77,6 +77,15 @@ describe('reads kept by shape', () => {
     expect(s.count).toBe(0);
   });
 
+  it('takes a key set to undefined as absent, as reads do (most params carry `fields: undefined`)', () => {
+    const s = createReadStatements();
+    const b = builder(asBinding);
+    s.compile(shape({ params: { fields: undefined, populate: { author: true } } }), b.build);
+    s.compile(shape({ params: { populate: { author: true } }, documentId: 'b2' }), b.build);
+    expect(b.calls).toHaveLength(1);
+    expect(s.count).toBe(1);
+  });
+
   it('keeps nothing when the id lands where it cannot be replaced: in the text, or inside a value', () => {
     const s = createReadStatements();
     const inText = builder((id) => ({ sql: `SELECT '${id ?? ''}'`, bindings: [] }));
