@@ -5,7 +5,14 @@ import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
 import { lit, quote } from '../core/query/sql.ts';
 import { GENERATIONS_DDL } from '../core/cache/database.ts';
-import { PARTS, partsExpression, RENDERED, renderExpression } from '../core/query/render-sql.ts';
+import {
+  PARTS,
+  partsExpression,
+  RENDER_VERSION,
+  RENDERED,
+  renderExpression,
+  renderVersion,
+} from '../core/query/render-sql.ts';
 import type { Registry } from '../core/content-types/registry.ts';
 import {
   CREATE_RANK_SEQUENCE,
@@ -147,19 +154,23 @@ async function syncValueColumns(db: Knex, ct: ContentType): Promise<void> {
  * The kept render of each row (core/query/render-sql.ts): a text column, and a BEFORE trigger
  * that computes it from the row on every insert and update, whatever writes it (the document
  * service, a migration's SQL); with the row's components and dynamic zones, their kept renders
- * too (`PARTS`). Each expression is kept as its column's comment: when the schema changes one
- * (an attribute added, removed, made private), the function is replaced and every row rendered
- * again by one UPDATE, which rewrites the table once, as a new value column does.
+ * too (`PARTS`), and which render they are (`RENDER_VERSION`). Each expression is kept as its
+ * column's comment: when the schema changes one (an attribute added, removed, made private), the
+ * function is replaced, and the rows of an older render are rendered again: here, by one UPDATE,
+ * when there are at most `inlineRows` of them; else the table is returned, for the app to render
+ * them in the background (database/rerender.ts) while reads build their JSON. Rendering 200k
+ * rows at start took over a minute, during which the app did not serve.
  */
-async function syncRender(db: Knex, ct: ContentType, registry: Registry): Promise<void> {
+async function syncRender(db: Knex, ct: ContentType, registry: Registry, inlineRows: number): Promise<boolean> {
   const t = ct.collectionName;
   const expression = renderExpression(ct);
   const parts = partsExpression(registry, ct);
+  const version = renderVersion(registry, ct);
   const { rows } = await db.raw(
     `SELECT attname, col_description(attrelid, attnum) AS definition,
        EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = attrelid AND tgname = ?) AS triggered
-     FROM pg_attribute WHERE attrelid = quote_ident(?)::regclass AND attname IN (?, ?) AND NOT attisdropped`,
-    [RENDER_TRIGGER, t, RENDERED, PARTS],
+     FROM pg_attribute WHERE attrelid = quote_ident(?)::regclass AND attname IN (?, ?, ?) AND NOT attisdropped`,
+    [RENDER_TRIGGER, t, RENDERED, PARTS, RENDER_VERSION],
   );
   const kept = new Map(
     (rows as Array<{ attname: string; definition: string | null; triggered: boolean }>).map((r) => [r.attname, r]),
@@ -167,11 +178,14 @@ async function syncRender(db: Knex, ct: ContentType, registry: Registry): Promis
   const current =
     kept.get(RENDERED)?.definition === expression &&
     kept.get(RENDERED)?.triggered === true &&
+    kept.get(RENDER_VERSION)?.definition === String(version) &&
     // a type without parts keeps no column for them (nor a trigger still computing them)
     (parts === null ? !kept.has(PARTS) : kept.get(PARTS)?.definition === parts);
-  if (current) return;
+  if (current) return false;
   const fn = quote(`vellum_render_${short(t)}`);
+  // new columns without a default: no rewrite of the table
   await db.raw(`ALTER TABLE ${quote(t)} ADD COLUMN IF NOT EXISTS ${quote(RENDERED)} text`);
+  await db.raw(`ALTER TABLE ${quote(t)} ADD COLUMN IF NOT EXISTS ${quote(RENDER_VERSION)} integer`);
   if (parts !== null) await db.raw(`ALTER TABLE ${quote(t)} ADD COLUMN IF NOT EXISTS ${quote(PARTS)} text[]`);
   // a type that no longer has parts: none kept, so none can be stale
   else await db.raw(`ALTER TABLE ${quote(t)} DROP COLUMN IF EXISTS ${quote(PARTS)}`);
@@ -179,17 +193,31 @@ async function syncRender(db: Knex, ct: ContentType, registry: Registry): Promis
   // DDL takes no bind parameters: the expression holds our column names and schema-checked attribute names
   await db.raw(
     `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $render$ ` +
-      `BEGIN NEW.${quote(RENDERED)} := ${expression};${keepParts} RETURN NEW; END $render$`,
+      `BEGIN NEW.${quote(RENDERED)} := ${expression};${keepParts} NEW.${quote(RENDER_VERSION)} := ${version}; ` +
+      `RETURN NEW; END $render$`,
   );
   await db.raw(`DROP TRIGGER IF EXISTS ${RENDER_TRIGGER} ON ${quote(t)}`);
   await db.raw(
     `CREATE TRIGGER ${RENDER_TRIGGER} BEFORE INSERT OR UPDATE ON ${quote(t)} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
   );
-  // every stored row rendered by the trigger, as a write would
-  await db.raw(`UPDATE ${quote(t)} SET ${quote(RENDERED)} = NULL`);
   await db.raw(`COMMENT ON COLUMN ${quote(t)}.${quote(RENDERED)} IS ${lit(expression)}`);
+  await db.raw(`COMMENT ON COLUMN ${quote(t)}.${quote(RENDER_VERSION)} IS ${lit(String(version))}`);
   if (parts !== null) await db.raw(`COMMENT ON COLUMN ${quote(t)}.${quote(PARTS)} IS ${lit(parts)}`);
+  const stale = await db.raw(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${quote(t)} WHERE ${staleRender(version)} LIMIT ?) s`,
+    [inlineRows + 1],
+  );
+  if (stale.rows[0].n > inlineRows) return true;
+  // every stored row of an older render rendered by the trigger, as a write would
+  await db.raw(`UPDATE ${quote(t)} SET ${quote(RENDERED)} = NULL WHERE ${staleRender(version)}`);
+  return false;
 }
+
+/** A row whose kept render is not of `version` (an integer: spliced). */
+export const staleRender = (version: number): string => `${quote(RENDER_VERSION)} IS DISTINCT FROM ${version | 0}`;
+
+/** Rows of older renders a start renders itself; more are rendered in the background. */
+export const INLINE_RENDER_ROWS = 10_000;
 
 const RENDER_TRIGGER = 'vellum_render';
 
@@ -250,6 +278,14 @@ export interface SyncReport {
   searchIndexes: boolean;
   /** `uid.attribute` of the attributes left without read indexes: a stored value their expression cannot cast */
   unindexed: string[];
+  /** tables whose rows of an older render are left to render again in the background (`syncRender`) */
+  staleRenders: StaleRender[];
+}
+
+/** A table with rows of an older render than `version`, the one its trigger now computes. */
+export interface StaleRender {
+  table: string;
+  version: number;
 }
 
 /**
@@ -268,7 +304,12 @@ const TOAST_TUPLE_TARGET = 8160;
  * between two writers. Drafts are left out, as Strapi 5 checks uniqueness only when publishing:
  * two drafts may hold one value, and a published document one that only drafts hold.
  */
-export async function syncTables(db: Knex, contentTypes: ContentType[], registry: Registry): Promise<SyncReport> {
+export async function syncTables(
+  db: Knex,
+  contentTypes: ContentType[],
+  registry: Registry,
+  options: { inlineRenderRows?: number } = {},
+): Promise<SyncReport> {
   // two apps starting on one database sync one after the other: concurrent `CREATE … IF NOT
   // EXISTS` (or OR REPLACE) of one object can fail, and each step below may assume it runs alone
   await db.raw(SYNC_LOCK);
@@ -277,6 +318,7 @@ export async function syncTables(db: Knex, contentTypes: ContentType[], registry
   await db.raw(GENERATIONS_DDL);
   const trigram = await ensureTrigram(db);
   const unindexed: string[] = [];
+  const staleRenders: StaleRender[] = [];
   for (const ddl of ROW_COUNTS_DDL) await db.raw(ddl);
   await db.raw(ROW_COUNTS_FUNCTION);
   for (const ddl of VALUE_COUNTS_DDL) await db.raw(ddl);
@@ -294,7 +336,8 @@ export async function syncTables(db: Knex, contentTypes: ContentType[], registry
     await syncRowCounts(db, t);
     await syncValueColumns(db, ct);
     await syncValueCounts(db, ct);
-    await syncRender(db, ct, registry);
+    if (await syncRender(db, ct, registry, options.inlineRenderRows ?? INLINE_RENDER_ROWS))
+      staleRenders.push({ table: t, version: renderVersion(registry, ct) });
     unindexed.push(...(await syncReadIndexes(db, ct)).map((a) => `${ct.uid}.${a}`));
 
     const wanted = new Map<string, string>();
@@ -309,5 +352,5 @@ export async function syncTables(db: Knex, contentTypes: ContentType[], registry
       await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${uniqueIndex(attribute)}`, [index, t]);
     }
   }
-  return { searchIndexes: trigram, unindexed };
+  return { searchIndexes: trigram, unindexed, staleRenders };
 }

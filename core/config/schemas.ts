@@ -103,6 +103,11 @@ export const databaseConfigSchema = z.object({
     .optional(),
   /** milliseconds; 0: none */
   statementTimeout: count().optional(),
+  /**
+   * rows of an older render (the schema changed) a start renders again before serving; a table with
+   * more is rendered again in the background (default 10000)
+   */
+  inlineRenderRows: count().optional(),
   embedded: z
     .object({
       dataDir: z.string().min(1).optional(),

@@ -9,7 +9,7 @@ import { searchCondition } from '../query/search.ts';
 import { inScope } from './rows.ts';
 import { scopedRows, type Scope } from '../query/scope-sql.ts';
 import { documentJson, type SelectContext, type SharedRenders } from '../query/populate-sql.ts';
-import { documentText, PARTS, partNames, RENDERED, showsRender } from '../query/render-sql.ts';
+import { documentText, PARTS, partNames, RENDER_VERSION, RENDERED, showsRender } from '../query/render-sql.ts';
 import { COLUMNS, fragment as frag, qualified, quote, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
@@ -93,7 +93,7 @@ function statementOf(req: ReadRequest): Knex.Raw {
   // and its components' and zones' kept renders, when it populates any (render-sql.ts `PARTS`)
   const kept = rendered ? partNames(req.ct) : [];
   const parts = Object.keys(populate ?? {}).some((key) => kept.includes(key));
-  const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED] : []), ...(parts ? [PARTS] : [])];
+  const columns = [...ROW_COLUMNS, ...(rendered ? [RENDERED, RENDER_VERSION] : []), ...(parts ? [PARTS] : [])];
   const ordered = (once ? pageOfMatches(req, ctes) : pageWalked(req)).select(columns.map((c) => `r0.${c}`));
   // Then their JSON. `data` is detoasted (`data || '{}'`) once per page row, after the sort and
   // limit: a document over 8 kB is stored compressed (database/sync.ts) and every `data->'key'`

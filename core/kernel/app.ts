@@ -21,6 +21,7 @@ import { isOpenApi, openAccess } from '../auth/open-api.ts';
 import { createConnection, type ConnectionOptions } from '../../database/connection.ts';
 import { cancelStatementsAt } from '../../database/cancel.ts';
 import { syncTables } from '../../database/sync.ts';
+import { type Rerender, rerenderInBackground } from '../../database/rerender.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgresHandle } from '../../database/embedded.ts';
 import { createCancellation } from '../../database/cancellation.ts';
 import { createStatementNamer } from '../../database/prepared.ts';
@@ -206,6 +207,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
 
   let db: Knex | undefined;
+  /** the rows of an older render being rendered again (database/rerender.ts), when the start left any */
+  let rerender: Rerender | undefined;
   let connection: ConnectionOptions | string | undefined;
   let embedded: EmbeddedPostgresHandle | undefined;
   // unique to this app, so shutdown can find (and cancel) its own statements on a shared server
@@ -266,8 +269,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     // building an index on a large table may take longer than a request's statements may
     const synced = await db.transaction(async (trx) => {
       await trx.raw('SET LOCAL statement_timeout = 0');
-      return syncTables(trx, registry.contentTypes(), registry);
+      return syncTables(trx, registry.contentTypes(), registry, { inlineRenderRows: dbConfig.inlineRenderRows });
     });
+    if (synced.staleRenders.length > 0) {
+      const tables = synced.staleRenders.map((s) => s.table);
+      log.info({ tables }, "the schema changed the rows' kept JSON: rendering them again in the background");
+      rerender = rerenderInBackground(db, synced.staleRenders, log);
+    }
     if (synced.unindexed.length > 0) {
       log.warn(
         `no read index for ${synced.unindexed.join(', ')}: a stored value does not cast to the attribute's type`,
@@ -421,6 +429,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         }
       }
       await cacheLayer.stop();
+      await rerender?.stop();
       await db?.destroy();
       await canceller?.settle();
       await embedded?.stop();

@@ -6,6 +6,7 @@
  * texts takes a tenth of that. Populated keys are spliced in after the row's own, where a built
  * object puts them.
  */
+import { createHash } from 'node:crypto';
 import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { attributeOf, type PopulateNode } from './types.ts';
@@ -59,6 +60,34 @@ export function partsExpression(registry: Registry, ct: ContentType, alias = 'ne
   return `ARRAY[${items.join(', ')}]::text[]`;
 }
 
+/**
+ * The column holding which render a row's kept texts are (`renderVersion`), set by the same trigger.
+ * A read takes a kept text only from a row of the current version and builds the others, so a
+ * schema change that alters the render needs no rewrite of every row before the app serves: the
+ * rows are rendered again in the background (database/rerender.ts), and until then read built.
+ */
+export const RENDER_VERSION = 'v:rv';
+
+const versions = new WeakMap<ContentType, number>();
+
+/**
+ * The version of `ct`'s render: 31 bits of a hash of what it is computed from (the row's own JSON
+ * and its parts). Two schemas that render a row alike share it, so a restart renders nothing again.
+ */
+export function renderVersion(registry: Registry, ct: ContentType): number {
+  let v = versions.get(ct);
+  if (v === undefined) {
+    const source = `${renderExpression(ct)}\n${partsExpression(registry, ct) ?? ''}`;
+    v = createHash('sha1').update(source).digest().readUInt32BE(0) >>> 1;
+    versions.set(ct, v);
+  }
+  return v;
+}
+
+/** `column` of the row under `alias` when its render is the current one, else null. */
+const current = (ctx: Pick<SelectContext, 'registry'>, ct: ContentType, alias: string, column: string): string =>
+  `CASE WHEN ${qualified(alias, RENDER_VERSION)} = ${renderVersion(ctx.registry, ct)} THEN ${column} END`;
+
 /** Whether a populate node asks for a part as it is kept: nothing more than the attribute itself. */
 function plain(key: string, node: PopulateNode): boolean {
   const { attribute, ...rest } = node;
@@ -78,14 +107,16 @@ export function documentText(ctx: SelectContext, ct: ContentType, alias: string,
     const built = documentJson(ctx, ct, alias, shape);
     return frag(`(${built.sql})::text`, built.bindings);
   }
-  // a row written while the trigger was off (`session_replication_role = replica`) may have none: built then
-  const own = `COALESCE(${qualified(alias, RENDERED)}, ${renderExpression(ct, alias)})`;
+  // a row of another render (the schema changed; not rendered again yet), or written while the trigger
+  // was off (`session_replication_role = replica`), may have none: built then
+  const own = `COALESCE(${current(ctx, ct, alias, qualified(alias, RENDERED))}, ${renderExpression(ct, alias)})`;
   const parts = partNames(ct);
   const pairs = populatedPairs(ctx, ct, alias, shape).map(([key, value]): [string, Frag] => {
     const at = parts.indexOf(key);
     if (at < 0 || !plain(key, shape.populate![key])) return [key, value];
     // a row without kept parts (written with the trigger off) builds it
-    return [key, frag(`COALESCE(${qualified(alias, PARTS)}[${at + 1}], (${value.sql})::text)`, value.bindings)];
+    const kept = current(ctx, ct, alias, `${qualified(alias, PARTS)}[${at + 1}]`);
+    return [key, frag(`COALESCE(${kept}, (${value.sql})::text)`, value.bindings)];
   });
   if (pairs.length === 0) return frag(own);
   const spliced = join(

@@ -335,15 +335,17 @@ describe('storage', () => {
       expect(names.slice(0, ROW_COLUMNS.length)).toEqual(ROW_COLUMNS);
       // the rest are the read-indexed attributes' values and the kept render, which no write ever lists
       const rest = rows.slice(ROW_COLUMNS.length);
-      expect(rest.filter((r: { column_name: string }) => r.column_name === 'v:doc')).toEqual([
+      expect(rest.filter((r: { column_name: string }) => ['v:doc', 'v:rv'].includes(r.column_name))).toEqual([
         { column_name: 'v:doc', is_generated: 'NEVER' },
+        { column_name: 'v:rv', is_generated: 'NEVER' },
       ]);
       // and the kept renders of its components and zones, for a type that has any (articles, globals)
       const parts = rest.filter((r: { column_name: string }) => r.column_name === 'v:parts');
       expect(parts).toEqual(
         ['articles', 'globals'].includes(table) ? [{ column_name: 'v:parts', is_generated: 'NEVER' }] : [],
       );
-      for (const r of rest.filter((r: { column_name: string }) => !['v:doc', 'v:parts'].includes(r.column_name))) {
+      const kept = ['v:doc', 'v:rv', 'v:parts'];
+      for (const r of rest.filter((r: { column_name: string }) => !kept.includes(r.column_name))) {
         expect(r).toMatchObject({ column_name: expect.stringMatching(/^v\$/), is_generated: 'ALWAYS' });
       }
     }
