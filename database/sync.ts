@@ -161,7 +161,12 @@ async function syncValueColumns(db: Knex, ct: ContentType): Promise<void> {
  * them in the background (database/rerender.ts) while reads build their JSON. Rendering 200k
  * rows at start took over a minute, during which the app did not serve.
  */
-async function syncRender(db: Knex, ct: ContentType, registry: Registry, inlineRows: number): Promise<boolean> {
+async function syncRender(
+  db: Knex,
+  ct: ContentType,
+  registry: Registry,
+  inlineRows: number,
+): Promise<StaleRender | null> {
   const t = ct.collectionName;
   const expression = renderExpression(ct);
   const parts = partsExpression(registry, ct);
@@ -181,7 +186,7 @@ async function syncRender(db: Knex, ct: ContentType, registry: Registry, inlineR
     kept.get(RENDER_VERSION)?.definition === String(version) &&
     // a type without parts keeps no column for them (nor a trigger still computing them)
     (parts === null ? !kept.has(PARTS) : kept.get(PARTS)?.definition === parts);
-  if (current) return false;
+  if (current) return null;
   const fn = quote(`vellum_render_${short(t)}`);
   // new columns without a default: no rewrite of the table
   await db.raw(`ALTER TABLE ${quote(t)} ADD COLUMN IF NOT EXISTS ${quote(RENDERED)} text`);
@@ -207,10 +212,10 @@ async function syncRender(db: Knex, ct: ContentType, registry: Registry, inlineR
     `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${quote(t)} WHERE ${staleRender(version)} LIMIT ?) s`,
     [inlineRows + 1],
   );
-  if (stale.rows[0].n > inlineRows) return true;
+  if (stale.rows[0].n > inlineRows) return { table: t, version };
   // every stored row of an older render rendered by the trigger, as a write would
   await db.raw(`UPDATE ${quote(t)} SET ${quote(RENDERED)} = NULL WHERE ${staleRender(version)}`);
-  return false;
+  return null;
 }
 
 /** A row whose kept render is not of `version` (an integer: spliced). */
@@ -336,8 +341,8 @@ export async function syncTables(
     await syncRowCounts(db, t);
     await syncValueColumns(db, ct);
     await syncValueCounts(db, ct);
-    if (await syncRender(db, ct, registry, options.inlineRenderRows ?? INLINE_RENDER_ROWS))
-      staleRenders.push({ table: t, version: renderVersion(registry, ct) });
+    const stale = await syncRender(db, ct, registry, options.inlineRenderRows ?? INLINE_RENDER_ROWS);
+    if (stale) staleRenders.push(stale);
     unindexed.push(...(await syncReadIndexes(db, ct)).map((a) => `${ct.uid}.${a}`));
 
     const wanted = new Map<string, string>();

@@ -23,6 +23,7 @@ import { applyInverseWrites, enforceExclusiveTargets, resolveRelations } from '.
 import { rankOwner } from './inverse-order.ts';
 import { matching, readDocuments, type ReadRequest } from './read.ts';
 import { createReadStatements } from './read-statements.ts';
+import { createRenderVersions } from '../query/render-sql.ts';
 import { inScope, whereLocale, type Row } from './rows.ts';
 import type { Scope } from '../query/scope-sql.ts';
 import { COLUMNS, ROW_COLUMNS } from '../query/sql.ts';
@@ -54,8 +55,9 @@ const plain = (params: { fields?: string[]; populate?: PopulateTree }): boolean 
  */
 export function createCoreActions(registry: Registry): CoreActions {
   const table = (ctx: DocumentContext): Knex.QueryBuilder => ctx.db(ctx.contentType.collectionName);
-  // reads' SQL kept by shape (read-statements.ts)
+  // reads' SQL kept by shape (read-statements.ts), and the versions their kept texts are checked against
   const statements = createReadStatements();
+  const renderVersion = createRenderVersions(registry);
 
   /** A read (see read.ts) of `params` on the call's content-type. */
   const request = (ctx: DocumentContext, params: ReadParams): ReadRequest => ({
@@ -65,6 +67,7 @@ export function createCoreActions(registry: Registry): CoreActions {
     params,
     scope: scopeOf(params),
     statements,
+    renderVersion,
   });
   /** A read, as one statement. */
   const read = (ctx: DocumentContext, params: ReadParams, more: Partial<ReadRequest>) =>

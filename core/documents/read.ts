@@ -31,6 +31,8 @@ export interface ReadRequest {
   json?: boolean;
   /** the app's statements kept by shape (read-statements.ts); without it, each read is built */
   statements?: ReadStatements;
+  /** the app's render versions (render-sql.ts `createRenderVersions`) */
+  renderVersion?: (ct: ContentType) => number;
 }
 
 /** Rows of the read, filtered, under `alias` (counts use it too). */
@@ -80,7 +82,14 @@ function statementOf(req: ReadRequest): Knex.Raw {
   const shared: SharedRenders | undefined = single
     ? undefined
     : { root: 'r', page: '"v:page"', ctes: [], ...(rendered && { asText: documentText }) };
-  const ctx: SelectContext = { registry: req.registry, scope: req.scope, redact, alias: () => `t${++n}`, shared };
+  const ctx: SelectContext = {
+    registry: req.registry,
+    scope: req.scope,
+    redact,
+    alias: () => `t${++n}`,
+    shared,
+    renderVersion: req.renderVersion,
+  };
   // as text, the documents are joined as PostgreSQL has them (the kept renders, render-sql.ts); as
   // json, pg would parse them
   const doc = (req.json ? documentText : documentJson)(ctx, req.ct, 'r', { fields, populate, layout });

@@ -52,6 +52,8 @@ export interface SelectContext {
   alias(): string;
   /** in a list read: relations and media of the page's documents, rendered once per read (see `SharedRenders`) */
   shared?: SharedRenders;
+  /** the app's render versions (render-sql.ts `createRenderVersions`), which a kept text is checked against */
+  renderVersion?: (ct: ContentType) => number;
   /**
    * The document row being rendered (set by `documentJson` for what it populates): in a read of
    * every locale, a localized relation resolves in that row's own locale.

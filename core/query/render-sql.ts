@@ -68,25 +68,36 @@ export function partsExpression(registry: Registry, ct: ContentType, alias = 'ne
  */
 export const RENDER_VERSION = 'v:rv';
 
-const versions = new WeakMap<ContentType, number>();
-
 /**
  * The version of `ct`'s render: 31 bits of a hash of what it is computed from (the row's own JSON
  * and its parts). Two schemas that render a row alike share it, so a restart renders nothing again.
  */
 export function renderVersion(registry: Registry, ct: ContentType): number {
-  let v = versions.get(ct);
-  if (v === undefined) {
-    const source = `${renderExpression(ct)}\n${partsExpression(registry, ct) ?? ''}`;
-    v = createHash('sha1').update(source).digest().readUInt32BE(0) >>> 1;
-    versions.set(ct, v);
-  }
-  return v;
+  const source = `${renderExpression(ct)}\n${partsExpression(registry, ct) ?? ''}`;
+  return createHash('sha1').update(source).digest().readUInt32BE(0) >>> 1;
+}
+
+/**
+ * `renderVersion` of each content type of an app's `registry`, worked out once per type: a read
+ * built on every request (a filtered one) would otherwise build both expressions again to check.
+ */
+export function createRenderVersions(registry: Registry): (ct: ContentType) => number {
+  const versions = new Map<string, number>();
+  return (ct) => {
+    let v = versions.get(ct.uid);
+    if (v === undefined) {
+      v = renderVersion(registry, ct);
+      versions.set(ct.uid, v);
+    }
+    return v;
+  };
 }
 
 /** `column` of the row under `alias` when its render is the current one, else null. */
-const current = (ctx: Pick<SelectContext, 'registry'>, ct: ContentType, alias: string, column: string): string =>
-  `CASE WHEN ${qualified(alias, RENDER_VERSION)} = ${renderVersion(ctx.registry, ct)} THEN ${column} END`;
+const current = (ctx: SelectContext, ct: ContentType, alias: string, column: string): string => {
+  const version = ctx.renderVersion?.(ct) ?? renderVersion(ctx.registry, ct);
+  return `CASE WHEN ${qualified(alias, RENDER_VERSION)} = ${version} THEN ${column} END`;
+};
 
 /** Whether a populate node asks for a part as it is kept: nothing more than the attribute itself. */
 function plain(key: string, node: PopulateNode): boolean {
