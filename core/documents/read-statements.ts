@@ -1,12 +1,15 @@
 /**
- * Reads' SQL kept by shape. Building a read's statement (populate-sql.ts, then knex flattening its
- * nested fragments) cost about a quarter of the server's CPU for a `findOne` with `populate=*`, and
- * its text depends only on the request's shape: for a read without filters or search, on the
- * content type, scope, params, page and flags, plus one value, the document asked for. So such a
- * read is built once per shape, with a marker standing for the document id; later reads of that
- * shape copy the statement and put their id where the marker was. A read with filters or search is
- * built every time (its values are folded into its SQL in ways a marker cannot follow). Per app
- * (`createCoreActions`): the registry, and so every statement, is fixed while it runs.
+ * Reads' SQL kept by shape. Building a read's statement (populate-sql.ts, the filter compiler, then
+ * knex flattening the nested fragments) cost about a quarter of the server's CPU for a `findOne`
+ * with `populate=*`, and a third of a filtered list's; its text depends only on the request: the
+ * content type, scope, params (filters and search with their values), page and flags, plus one
+ * value, the document asked for. So a read is built once per request shape, with a marker standing
+ * for the document id; later reads of that shape copy the statement and put their id where the
+ * marker was. Filter and search values are part of the key rather than slots: they are cast, folded
+ * into JSON and into the total's value-count labels (filter-values.ts, value-counts-total.ts) in ways
+ * a marker cannot follow, and frontends send the same few filters over and over. A stream of
+ * never-repeated filters costs a key and an eviction each. Per app (`createCoreActions`): the
+ * registry, and so every statement, is fixed while it runs.
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
@@ -62,6 +65,9 @@ function plainJson(value: unknown): string | null {
         if (proto !== Object.prototype && proto !== null) throw new TypeError('not plain data');
       } else if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') {
         throw new TypeError('not plain data');
+      } else if (typeof v === 'number' && !Number.isFinite(v)) {
+        // JSON writes NaN and Infinity as null: a filter on them is not the filter on null
+        throw new TypeError('not plain data');
       }
       return v;
     });
@@ -78,7 +84,6 @@ export function createReadStatements(maxBytes = 4 * 1024 * 1024): ReadStatements
   const marker = `\u0000vellum-document:${randomUUID()}`;
 
   const keyOf = (s: ReadShape): string | null => {
-    if (s.params.filters !== undefined || s.params.search !== undefined) return null;
     const parts = [s.uid, s.scope, s.params, s.documentId !== undefined, s.limit, s.offset, s.count, s.json];
     const key = plainJson(parts);
     return key !== null && key.length <= MAX_KEY_CHARS ? key : null;

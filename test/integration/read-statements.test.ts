@@ -1,7 +1,7 @@
 /**
- * Reads kept by shape (core/documents/read-statements.ts): a read without filters or search is
- * built once per shape and later reads of that shape put their own document id in. Through HTTP:
- * app A answers a shape for one document, then for another; app B, on the same database with
+ * Reads kept by shape (core/documents/read-statements.ts): a read is built once per shape (its
+ * filters' values included) and later reads of that shape put their own document id in. Through
+ * HTTP: app A answers a shape for one document, then for another; app B, on the same database with
  * nothing kept, answers the second first. Every answer must be byte-equal to B's.
  */
 import { pino } from 'pino';
@@ -96,5 +96,36 @@ describe('reads kept by shape', () => {
     const missing = await text(a.url, path('doesnotexist0000000000000'));
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body)).toMatchObject({ data: null, error: { status: 404, name: 'NotFoundError' } });
+  });
+
+  it('a filtered list kept by its values answers what the rows hold now, total included', async () => {
+    const lists = [
+      '/api/articles?filters[views][$gte]=15&sort=title:asc',
+      '/api/articles?filters[views][$gte]=5&sort=title:asc&pagination[pageSize]=1',
+      '/api/articles?filters[views][$in][0]=10&filters[views][$in][1]=20&sort=title:asc',
+      '/api/articles?filters[tags][name][$eq]=tag%201&sort=title:asc&populate=*',
+      '/api/articles?filters[$or][0][title][$eq]=Shape%201&filters[$or][1][slug][$eq]=shape-2&sort=title:asc',
+    ];
+    const titles = (body: string) => JSON.parse(body).data.map((d: { title: string }) => d.title);
+    const before = [];
+    for (const path of lists) before.push(await text(a.url, path));
+    expect(titles(before[0].body)).toEqual(['Shape 2']);
+    expect(JSON.parse(before[1].body).meta.pagination.total).toBe(2);
+    // the rows change under the kept statements: Shape 1 passes the first filter, leaves the third
+    // (and its draft, titled Draft 1, is what gets published)
+    const [one] = JSON.parse(before[4].body).data.map((d: { documentId: string }) => d.documentId);
+    expect((await a.request('PUT', `/api/articles/${one}`, { data: { views: 16 } })).status).toBe(200);
+    for (const path of lists) {
+      const res = await fetch(a.url + path, { headers: { authorization: `Bearer ${a.token}` } });
+      // answered by a statement kept from the first round, not by the response cache
+      expect(res.headers.get('x-cache')).not.toBe('hit');
+      expect({ status: res.status, body: await res.text() }).toEqual(await text(bUrl, path));
+    }
+    expect(titles((await text(a.url, lists[0])).body)).toEqual(['Draft 1', 'Shape 2']);
+    expect(titles((await text(a.url, lists[2])).body)).toEqual(['Shape 2']);
+    // and a value not read before is another statement, not the kept one's answer
+    expect(titles((await text(a.url, '/api/articles?filters[views][$gte]=17&sort=title:asc')).body)).toEqual([
+      'Shape 2',
+    ]);
   });
 });

@@ -60,12 +60,32 @@ describe('reads kept by shape', () => {
     expect(s.count).toBe(shapes.length);
   });
 
-  it('builds every read with filters or search, and with what is not plain data in its params', () => {
+  it('keeps reads with filters or search by their values: the same values reuse it, others make another', () => {
+    const s = createReadStatements();
+    const b = builder(asBinding);
+    const filtered = [
+      shape({ params: { filters: { title: 'a' } } }),
+      shape({ params: { filters: { title: 'b' } } }),
+      shape({ params: { filters: { views: { $gte: '10' } } } }),
+      shape({ params: { filters: { views: { $gte: 10 } } } }),
+      shape({ params: { filters: { tags: { name: { $in: ['x', 'y'] } } } } }),
+      shape({ params: { filters: { tags: { name: { $in: ['y', 'x'] } } } } }),
+      shape({ params: { search: 'a' } }),
+      shape({ params: { search: 'b' } }),
+    ];
+    for (const sh of filtered) s.compile(sh, b.build);
+    for (const sh of filtered) expect(s.compile({ ...sh, documentId: 'b2' }, b.build).bindings).toEqual(['x', 'b2', 1]);
+    expect(b.calls).toHaveLength(filtered.length);
+    expect(s.count).toBe(filtered.length);
+  });
+
+  it('builds every read with what is not plain data in its params', () => {
     const s = createReadStatements();
     const b = builder(asBinding);
     const unkept = [
-      shape({ params: { filters: { title: 'a' } } }),
-      shape({ params: { search: 'a' } }),
+      shape({ params: { filters: { publishDate: { $lt: new Date(0) } } } }),
+      shape({ params: { filters: { views: { $eq: Number.NaN } } } }),
+      shape({ params: { filters: { views: { $lt: Number.POSITIVE_INFINITY } } } }),
       shape({ params: { populate: { author: new Map() } } }),
       shape({ params: { populate: { author: new Date(0) } } }),
       shape({ params: { populate: { author: 1n } } }),
