@@ -143,11 +143,38 @@ function statementOf(req: ReadRequest): Knex.Raw {
  * all; the total evaluates the filter again, from its own index or the value counts.
  */
 function pageWalked(req: ReadRequest): Knex.QueryBuilder {
+  if (req.offset && req.params.filters === undefined && req.params.search === undefined) return pageSkipped(req);
   const page = matching(req, 'r0');
   applySort(page, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
   if (req.offset) page.offset(req.offset);
   if (req.limit !== undefined && req.limit !== null) page.limit(req.limit, { skipBinding: plansOnce(req) });
   return page;
+}
+
+/**
+ * The page's rows (`r0`) of an unfiltered read past its first row: the rows skipped are only
+ * counted, so the page's ids are found first, with their sort keys, walking the sort's read index
+ * (which holds the scope, the key and the id: an index-only scan), and only the page's rows are
+ * read. Walking the rows themselves read every skipped row: page 36 of 25 sorted by title (900
+ * rows walked) took 0.84 ms, this way 0.45 (the mixed workload's list pages go that deep). A
+ * filtered read visits each skipped row for its filter anyway: there the extra join and the sort
+ * of the page's rows (which PostgreSQL does not see come in order) only cost (0.35 → 0.50 ms).
+ */
+function pageSkipped(req: ReadRequest): Knex.QueryBuilder {
+  const keys = sortKeys(req.registry, req.ct.uid, req.params.sort ?? [], 'k', req.scope);
+  const carried = keys.map((k, i) => req.db.raw(`${k.sql} AS ${quote(`s${i}`)}`, k.bindings));
+  const order = (alias?: string): string =>
+    keys.map((k, i) => `${alias ? qualified(alias, `s${i}`) : quote(`s${i}`)} ${k.order}`).join(', ');
+  // ordered by the keys' output names: their expressions (and bindings) written once
+  const cut = matching(req, 'k')
+    .select(`k.${COLUMNS.id}`, ...carried)
+    .orderByRaw(order())
+    .offset(req.offset ?? 0);
+  if (req.limit !== undefined && req.limit !== null) cut.limit(req.limit, { skipBinding: plansOnce(req) });
+  return req
+    .db({ r0: req.ct.collectionName })
+    .join(cut.as('v:cut'), `r0.${COLUMNS.id}`, `v:cut.${COLUMNS.id}`)
+    .orderByRaw(order('v:cut'));
 }
 
 /**

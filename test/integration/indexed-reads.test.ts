@@ -122,6 +122,30 @@ describe('a sorted page reads the page, through the read index of its key', () =
     );
     expect(ids).toEqual(rows.map((r: { id: number }) => r.id));
   });
+
+  it('a deep page reads the skipped rows as index entries, then only its own rows, in the same order', async () => {
+    const pages: Array<[string, string]> = [
+      ['sort=title:desc&pagination[page]=100', `(data->>'title') DESC`],
+      // a key with few values: the order within each comes from the id
+      ['sort=isFeatured:asc&pagination[page]=90', `(data->>'isFeatured')::boolean ASC`],
+      ['pagination[page]=60', 'id ASC'],
+    ];
+    for (const [query, order] of pages) {
+      const { plan, ids } = await planOf(query);
+      const { rows } = await t.sql.raw(
+        `SELECT id FROM articles WHERE published_at IS NOT NULL AND locale = 'en'
+         ORDER BY ${order}, id LIMIT 25 OFFSET ?`,
+        [25 * (Number(/page\]=(\d+)/.exec(query)?.[1]) - 1)],
+      );
+      expect(ids, query).toEqual(rows.map((r: { id: number }) => r.id));
+      // 1475 to 2475 rows skipped: walked in the index alone, and the page's rows read by id
+      const onlyIndex = nodes(plan).filter(
+        (p) => p['Relation Name'] === 'articles' && p['Node Type'] === 'Index Only Scan',
+      );
+      expect(onlyIndex.length, query).toBe(1);
+      expect(documentRows(plan), query).toBeLessThanOrEqual(25);
+    }
+  });
 });
 
 describe('a filtered page reads the matching rows through an index', () => {
