@@ -105,6 +105,20 @@ export function countedTotal(
         })
         .join(' OR '),
     );
+  // the rows whose label sorts after `e`, the same way up: at each level, the buckets sharing e's
+  // previous prefix and sorting after its own. A label holds digits, signs and date punctuation,
+  // all before '~' in bytes: the buckets sharing a prefix sort before it followed by '~'. A lower
+  // bound's total read as every labelled row less those below the bound read the coarsest level
+  // whole (a `views` range at 100k articles: 44 rows on 47 heap pages, of its 0.4 ms)
+  const after = (e: string): SqlFragment =>
+    sum(
+      levels
+        .map((_, i) => {
+          const within = i === 0 ? '' : ` AND "label" < ${label(e, i - 1)} || '~'`;
+          return `("level" = ${i + 1} AND "label" > ${label(e, i)}${within})`;
+        })
+        .join(' OR '),
+    );
   const equal = (e: string): SqlFragment => sum(`"level" = ${finest} AND "label" = ${e}`);
   const join = (parts: Array<SqlFragment | string>): SqlFragment =>
     joinFragments(
@@ -130,7 +144,8 @@ export function countedTotal(
     const under = c.lower ? upTo(eLower, c.lower.strict) : undefined;
     const upper = c.upper ? upTo(eUpper, !c.upper.strict) : undefined;
     if (under && upper) summed = join(['GREATEST(0, ', upper, ' - ', under, ')']);
-    else if (under) summed = join([sum('"level" = 1'), ' - ', under]);
+    // rows from a bound: after it, and at it unless strict
+    else if (c.lower) summed = c.lower.strict ? after(eLower) : join(['(', after(eLower), ' + ', equal(eLower), ')']);
     else summed = upper as SqlFragment;
   }
   const all = joinFragments(labels, ', ');

@@ -170,6 +170,20 @@ describe('a filtered total from the value counts', () => {
     await checkTotals(16, 200);
   }, 120_000);
 
+  it('counts a lower bound alone from the buckets after it, at every edge of digits, sign and date', async () => {
+    const bounds: Array<[Attr, Array<string | number>]> = [
+      ['views', [...EDGES, ...EDGES.map((e) => e + 1), 5000, 99999, 100000, 100001, -20000, 229999]],
+      ['publishDate', ['2018-01-01', '2019-12-31', '2020-01-01', '2026-03-15', '1999-01-01', '2030-01-01']],
+    ];
+    for (const [attr, values] of bounds)
+      for (const v of values)
+        for (const op of ['$gt', '$gte'] as const)
+          for (const locale of ['en', '*'] as const) {
+            const c: Case = { attr, op, values: [v], status: 'published', locale };
+            expect((await total(c)).total, query(c)).toBe(await expected(c));
+          }
+  });
+
   it('reads the counts, not the matching rows', async () => {
     const wide: Case[] = [
       { attr: 'views', op: '$gte', values: [0], status: 'published', locale: 'en' },
