@@ -11,7 +11,7 @@ import {
   RENDER_VERSION,
   RENDERED,
   renderExpression,
-  renderVersion,
+  versionOf,
 } from '../core/query/render-sql.ts';
 import type { Registry } from '../core/content-types/registry.ts';
 import {
@@ -170,7 +170,7 @@ async function syncRender(
   const t = ct.collectionName;
   const expression = renderExpression(ct);
   const parts = partsExpression(registry, ct);
-  const version = renderVersion(registry, ct);
+  const version = versionOf(expression, parts);
   const { rows } = await db.raw(
     `SELECT attname, col_description(attrelid, attnum) AS definition,
        EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = attrelid AND tgname = ?) AS triggered

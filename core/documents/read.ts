@@ -161,21 +161,28 @@ function pageWalked(req: ReadRequest): Knex.QueryBuilder {
  * of the page's rows (which PostgreSQL does not see come in order) only cost (0.35 → 0.50 ms).
  */
 function pageSkipped(req: ReadRequest): Knex.QueryBuilder {
-  const keys = sortKeys(req.registry, req.ct.uid, req.params.sort ?? [], 'k', req.scope);
-  const carried = keys.map((k, i) => req.db.raw(`${k.sql} AS ${quote(`s${i}`)}`, k.bindings));
-  const order = (alias?: string): string =>
-    keys.map((k, i) => `${alias ? qualified(alias, `s${i}`) : quote(`s${i}`)} ${k.order}`).join(', ');
+  const { rows, order } = keyedMatches(req, 'k');
   // ordered by the keys' output names: their expressions (and bindings) written once
-  const cut = matching(req, 'k')
-    .select(`k.${COLUMNS.id}`, ...carried)
-    .orderByRaw(order())
-    .offset(req.offset ?? 0);
+  const cut = rows.orderByRaw(order()).offset(req.offset ?? 0);
   if (req.limit !== undefined && req.limit !== null) cut.limit(req.limit, { skipBinding: plansOnce(req) });
-  return req
-    .db({ r0: req.ct.collectionName })
-    .join(cut.as('v:cut'), `r0.${COLUMNS.id}`, `v:cut.${COLUMNS.id}`)
-    .orderByRaw(order('v:cut'));
+  return rowsOfCut(req, cut.as('v:cut'), order);
 }
+
+/**
+ * The read's matching rows under `alias`: their ids, and their sort keys as `s0`, `s1`, …; and
+ * the keys' ORDER BY, on those output names or on a table (`order('v:cut')`) that carries them.
+ */
+function keyedMatches(req: ReadRequest, alias: string): { rows: Knex.QueryBuilder; order: (table?: string) => string } {
+  const keys = sortKeys(req.registry, req.ct.uid, req.params.sort ?? [], alias, req.scope);
+  const carried = keys.map((k, i) => req.db.raw(`${k.sql} AS ${quote(`s${i}`)}`, k.bindings));
+  const order = (table?: string): string =>
+    keys.map((k, i) => `${table ? qualified(table, `s${i}`) : quote(`s${i}`)} ${k.order}`).join(', ');
+  return { rows: matching(req, alias).select(`${alias}.${COLUMNS.id}`, ...carried), order };
+}
+
+/** The page's rows (`r0`): those of `cut` (ids and sort keys, as "v:cut"), in its keys' order. */
+const rowsOfCut = (req: ReadRequest, cut: Knex.QueryBuilder | Knex.Raw, order: (table: string) => string) =>
+  req.db({ r0: req.ct.collectionName }).join(cut, `r0.${COLUMNS.id}`, `v:cut.${COLUMNS.id}`).orderByRaw(order('v:cut'));
 
 /**
  * The page's rows (`r0`) of a read with a total whose filter reaches other rows or searches: the
@@ -186,13 +193,8 @@ function pageSkipped(req: ReadRequest): Knex.QueryBuilder {
  * instead, as `pageWalked` does, would evaluate such a filter twice.
  */
 function pageOfMatches(req: ReadRequest, ctes: Frag[]): Knex.QueryBuilder {
-  const keys = sortKeys(req.registry, req.ct.uid, req.params.sort ?? [], 'm', req.scope);
-  const carried = keys.map((k, i) => req.db.raw(`${k.sql} AS ${quote(`s${i}`)}`, k.bindings));
-  ctes.push(
-    frag(`${MATCH} AS MATERIALIZED (?)`, [matching(req, 'm').select('m.id', ...carried) as unknown as Knex.Value]),
-  );
-  const order = (alias?: string): string =>
-    keys.map((k, i) => `${alias ? qualified(alias, `s${i}`) : quote(`s${i}`)} ${k.order}`).join(', ');
+  const { rows, order } = keyedMatches(req, 'm');
+  ctes.push(frag(`${MATCH} AS MATERIALIZED (?)`, [rows as unknown as Knex.Value]));
   const limited = req.limit !== undefined && req.limit !== null;
   const page = req.db
     .raw(`SELECT * FROM ${MATCH} ORDER BY ${order()}${limited ? ' LIMIT ?' : ''}${req.offset ? ' OFFSET ?' : ''}`, [
@@ -200,10 +202,7 @@ function pageOfMatches(req: ReadRequest, ctes: Frag[]): Knex.QueryBuilder {
       ...(req.offset ? [req.offset] : []),
     ] as Knex.Value[])
     .wrap('(', ') AS "v:cut"');
-  return req
-    .db({ r0: req.ct.collectionName })
-    .join(page, `r0.${COLUMNS.id}`, `v:cut.${COLUMNS.id}`)
-    .orderByRaw(order('v:cut'));
+  return rowsOfCut(req, page, order);
 }
 
 /**

@@ -72,9 +72,17 @@ export const RENDER_VERSION = 'v:rv';
  * The version of `ct`'s render: 31 bits of a hash of what it is computed from (the row's own JSON
  * and its parts). Two schemas that render a row alike share it, so a restart renders nothing again.
  */
-export function renderVersion(registry: Registry, ct: ContentType): number {
-  const source = `${renderExpression(ct)}\n${partsExpression(registry, ct) ?? ''}`;
-  return createHash('sha1').update(source).digest().readUInt32BE(0) >>> 1;
+export const renderVersion = (registry: Registry, ct: ContentType): number =>
+  versionOf(renderExpression(ct), partsExpression(registry, ct));
+
+/** The version of a render whose expressions are `expression` and `parts` (`renderVersion`). */
+export function versionOf(expression: string, parts: string | null): number {
+  return (
+    createHash('sha1')
+      .update(`${expression}\n${parts ?? ''}`)
+      .digest()
+      .readUInt32BE(0) >>> 1
+  );
 }
 
 /**
