@@ -317,8 +317,9 @@ export async function createApp(options: AppOptions): Promise<App> {
       applicationName,
       statementTimeout: dbConfig.statementTimeout,
       cancellation,
-      // reads and writes share it: as many shapes as the two budgets they had apart
-      prepare: createStatementNamer(400),
+      // reads and writes share it: as many shapes as the two budgets they had apart, plus the reads
+      // kept with their values written in (core/documents/read-statements.ts, at most 200)
+      prepare: createStatementNamer(600),
       log: { warn: (msg) => log.warn(msg), debug: (msg) => log.debug(msg) },
     });
     try {

@@ -3,10 +3,12 @@
  * plan is estimated no worse than the custom ones: otherwise it plans the statement on every run,
  * which cost a 25-article `populate=*` list a quarter of its time. An unfiltered list writes its
  * page size into the SQL so that its generic plan is kept; a filtered one keeps it bound and is
- * planned for its values. Observed in `pg_prepared_statements` of the app's only connection.
+ * planned for its values, then, read again, gets its values written in (read-statements.ts) and
+ * keeps the plan made for them. Observed in `pg_prepared_statements` of the app's only connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from '../helpers/app.ts';
+import { explain, nodes } from '../helpers/plans.ts';
 
 let t: TestApp;
 
@@ -62,10 +64,33 @@ describe('plans of list reads', () => {
     }
   });
 
-  it("keeps a filtered list's page size bound, so that it is planned for its values", async () => {
-    const read = await statementOf('/api/articles?sort=title:asc&filters[views][$gte]=250', 12);
-    expect(read.statement).toMatch(/ limit \$\d+/);
-    expect(read.custom_plans + read.generic_plans).toBe(12);
+  it('plans a filtered list for its values: bound when first read, then written in, its plan kept', async () => {
+    const path = '/api/articles?sort=title:asc&filters[views][$gte]=250';
+    const first = await statementOf(path, 1);
+    expect(first.statement).toMatch(/ limit \$\d+/);
+    expect(first.custom_plans + first.generic_plans).toBe(1);
+    const again = await statementOf(path, 12);
+    // no parameter left: PostgreSQL plans it once and runs that plan every time
+    expect(again.statement).not.toMatch(/\$\d/);
+    expect(again.statement).toMatch(/'250'/);
+    expect(again.statement).toMatch(/ limit '25'/);
+    expect(again.custom_plans).toBe(0);
+    expect(again.generic_plans).toBe(12);
+  });
+
+  it('gives each set of values its own plan: a rare value reads its index, a common one the sort', async () => {
+    const indexes = async (views: number): Promise<string[]> => {
+      const read = await statementOf(`/api/articles?sort=title:asc&filters[views][$gte]=${views}`, 3);
+      expect(read.statement).toMatch(new RegExp(`'${views}'`));
+      const plan = await explain(t.app.db, { sql: read.statement, bindings: [] });
+      return nodes(plan).flatMap((n) => (n['Index Name']?.startsWith('articles_') ? [n['Index Name']] : []));
+    };
+    // 6 of 2000 articles, then 1999 of them
+    const rare = await indexes(1995);
+    const common = await indexes(2);
+    expect(rare.some((name) => /^articles_views_/.test(name))).toBe(true);
+    expect(rare.some((name) => /^articles_title_/.test(name))).toBe(false);
+    expect(common.some((name) => /^articles_title_/.test(name))).toBe(true);
   });
 });
 

@@ -144,3 +144,63 @@ describe('reads kept by shape', () => {
     expect(big.calls.length).toBe(before + 1);
   });
 });
+
+describe('reads planned on every run, written with their values once read again', () => {
+  const list = (): CompiledRead => ({
+    sql: 'SELECT * FROM t WHERE "views" >= ? AND data \\? ? LIMIT ?',
+    bindings: [10, "it's", 25],
+  });
+  const listing = (over: Partial<Omit<ReadShape, 'params'>> & { params?: Record<string, unknown> } = {}) =>
+    shape({ documentId: undefined, limit: 25, params: { filters: { views: { $gte: 10 } } }, ...over });
+  const written = `SELECT * FROM t WHERE "views" >= '10' AND data \\? 'it''s' LIMIT '25'`;
+
+  it('runs a filtered read bound the first time, with its values written in from the second', () => {
+    const s = createReadStatements();
+    const b = builder(list);
+    expect(s.compile(listing(), b.build)).toEqual(list());
+    expect(s.compile(listing(), b.build)).toEqual({ sql: written, bindings: [] });
+    expect(s.compile(listing(), b.build)).toEqual({ sql: written, bindings: [] });
+    expect(b.calls).toHaveLength(1);
+  });
+
+  it('writes in searches and pages past the first too, not what PostgreSQL plans once or a document id', () => {
+    const s = createReadStatements();
+    const b = builder(list);
+    const inlined = [listing({ params: { search: 'x' } }), listing({ params: {}, offset: 25 })];
+    const bound = [
+      listing({ params: {} }),
+      listing({ params: {}, offset: 0 }),
+      // a document's id changes from read to read: it stays a parameter
+      listing({ documentId: 'a1' }),
+    ];
+    for (const sh of [...inlined, ...bound]) s.compile(sh, b.build);
+    for (const sh of inlined) expect(s.compile(sh, b.build).bindings).toEqual([]);
+    for (const sh of bound) expect(s.compile(sh, b.build).bindings).not.toEqual([]);
+  });
+
+  it('keeps bound the values it cannot write: a `?` in a value', () => {
+    const s = createReadStatements();
+    const b = builder(() => ({ sql: 'SELECT ? LIMIT ?', bindings: ['what?', 25] }));
+    s.compile(listing(), b.build);
+    expect(s.compile(listing(), b.build)).toEqual({ sql: 'SELECT ? LIMIT ?', bindings: ['what?', 25] });
+  });
+
+  it('writes values in for at most `inlined` texts; an evicted read made again has its own back', () => {
+    const s = createReadStatements(64 * 1024, 2);
+    const big = (v: number) => builder(() => ({ sql: `SELECT ? ${' '.repeat(4000)}`, bindings: [v] }));
+    const twice = (v: number) => {
+      const b = big(v);
+      const sh = listing({ params: { filters: { views: v } } });
+      s.compile(sh, b.build);
+      return s.compile(sh, b.build).bindings;
+    };
+    expect(twice(1)).toEqual([]);
+    expect(twice(2)).toEqual([]);
+    // the budget is spent: a third stays bound
+    expect(twice(3)).toEqual([3]);
+    // the first is pushed out by others read once (which take no name), then made again
+    for (let i = 100; i < 200; i++) s.compile(listing({ params: { filters: { views: i } } }), big(i).build);
+    expect(twice(1)).toEqual([]);
+    expect(twice(4)).toEqual([4]);
+  });
+});
