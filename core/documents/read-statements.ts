@@ -46,6 +46,8 @@ interface Template {
 export interface ReadStatements {
   /** the statement of `shape`'s read, built by `build` (given the id to write in) unless kept */
   compile(shape: ReadShape, build: (documentId: string | undefined) => CompiledRead): CompiledRead;
+  /** a read of `uid` counted `total` rows: its table holds at least as many */
+  answered(uid: string, total: number): void;
   readonly count: number;
 }
 
@@ -90,20 +92,28 @@ function plainJson(value: unknown): string | null {
 /**
  * Statements of up to `maxBytes` of SQL, bindings and keys, least recently used dropped first.
  *
- * A read planned on every run (`plannedPerRun`) that comes again gets its values written into its
- * text (inline-values.ts): PostgreSQL then plans it once, for those very values, and runs that
- * plan while it holds (an ANALYZE or a schema change plans it again). Planning such a read with
- * its values bound cost more than running it: a `views $gte` page of 25 with its total took 0.87
- * ms a run at 100k articles bound and 0.23 written in (0.34 and 0.22 at 1k). A plan for one set of
- * values is right for those values, which a generic plan is not (a rare value wants its index
- * first, a common one the sort's): PostgreSQL would reuse it for others, this never does. Each
- * such text is a statement name on every pooled connection, held until it closes (database/
- * prepared.ts): at most `inlined` distinct texts per app get one, the first ones repeated; past
- * them, reads keep their values bound. A read seen once, or a stream of never-repeated filters,
- * costs no name.
+ * A read planned on every run (`plannedPerRun`) of a large table that comes again gets its values
+ * written into its text (inline-values.ts): PostgreSQL then plans it once, for those very values,
+ * and runs that plan while it holds (an ANALYZE, a VACUUM or a schema change plans it again).
+ * With its values bound, such a read of a large table is planned on every run, because its
+ * generic plan is estimated worse than the custom ones, and planning cost more than running: a
+ * `views $gte` page of 25 with its total took 0.81 ms a run at 100k articles bound and 0.24 written
+ * in. A plan for one set of values is right for those values, which a generic plan is not (a rare
+ * value wants its index first, a common one the sort's): PostgreSQL would reuse it for others,
+ * this never does. Of a small table PostgreSQL keeps the bound statement's generic plan, one for
+ * every value (at 1k articles; at 10k it planned every run), and there writing values in lost:
+ * each set of values planned on each pooled connection, again after every autovacuum of a table
+ * a write-heavy workload churns (the mixed workload: PostgreSQL 0.67 → 0.95 ms per request). So
+ * values are written in only for a content type a read has counted at least `large` rows of
+ * (`answered`: the totals reads return; the largest is kept). Each written text is a statement
+ * name on every pooled connection, held until it closes (database/prepared.ts): at most `inlined`
+ * distinct texts per app get one, the first ones repeated; past them, reads keep their values
+ * bound. A read seen once, or a stream of never-repeated filters, costs no name.
  */
-export function createReadStatements(maxBytes = 4 * 1024 * 1024, inlined = 200): ReadStatements {
+export function createReadStatements(maxBytes = 4 * 1024 * 1024, inlined = 200, large = 5000): ReadStatements {
   const lru = createByteLru<Template>(maxBytes);
+  // per content type, the most rows a read has counted
+  const largest = new Map<string, number>();
   // the texts given their values so far (by hash): an evicted read made again names the same one
   const named = new Set<string>();
   // no document id has a NUL in it (nor can one reach a read: route ids are checked), so the marker
@@ -142,7 +152,13 @@ export function createReadStatements(maxBytes = 4 * 1024 * 1024, inlined = 200):
       if (key === null) return build(shape.documentId);
       const kept = lru.get(key);
       if (kept) {
-        if (kept.inlined === undefined && kept.slots.length === 0 && plannedPerRun(shape)) kept.inlined = inline(kept);
+        if (
+          kept.inlined === undefined &&
+          kept.slots.length === 0 &&
+          plannedPerRun(shape) &&
+          (largest.get(shape.uid) ?? 0) >= large
+        )
+          kept.inlined = inline(kept);
         return fill(kept, shape.documentId);
       }
       const withId = shape.documentId !== undefined;
@@ -161,6 +177,9 @@ export function createReadStatements(maxBytes = 4 * 1024 * 1024, inlined = 200):
       const template: Template = { sql: built.sql, bindings, slots };
       if (clean) lru.set(key, template, 2 * (key.length + built.sql.length + rest.length) + 256);
       return clean ? fill(template, shape.documentId) : build(shape.documentId);
+    },
+    answered(uid, total) {
+      if (Number.isFinite(total) && total > (largest.get(uid) ?? 0)) largest.set(uid, total);
     },
     get count() {
       return lru.count;

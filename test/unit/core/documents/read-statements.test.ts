@@ -154,8 +154,15 @@ describe('reads planned on every run, written with their values once read again'
     shape({ documentId: undefined, limit: 25, params: { filters: { views: { $gte: 10 } } }, ...over });
   const written = `SELECT * FROM t WHERE "views" >= '10' AND data \\? 'it''s' LIMIT '25'`;
 
+  /** read statements that have seen a read of the article type count `rows` */
+  const counted = (rows: number, ...args: Parameters<typeof createReadStatements>) => {
+    const s = createReadStatements(...args);
+    s.answered('api::article.article', rows);
+    return s;
+  };
+
   it('runs a filtered read bound the first time, with its values written in from the second', () => {
-    const s = createReadStatements();
+    const s = counted(5000);
     const b = builder(list);
     expect(s.compile(listing(), b.build)).toEqual(list());
     expect(s.compile(listing(), b.build)).toEqual({ sql: written, bindings: [] });
@@ -164,7 +171,7 @@ describe('reads planned on every run, written with their values once read again'
   });
 
   it('writes in searches and pages past the first too, not what PostgreSQL plans once or a document id', () => {
-    const s = createReadStatements();
+    const s = counted(5000);
     const b = builder(list);
     const inlined = [listing({ params: { search: 'x' } }), listing({ params: {}, offset: 25 })];
     const bound = [
@@ -178,15 +185,28 @@ describe('reads planned on every run, written with their values once read again'
     for (const sh of bound) expect(s.compile(sh, b.build).bindings).not.toEqual([]);
   });
 
+  it('keeps values bound for a table no read has counted `large` rows of (PostgreSQL keeps a generic plan)', () => {
+    const s = counted(4999);
+    const b = builder(list);
+    s.answered('api::article.article', Number.POSITIVE_INFINITY);
+    // another type's large count is not this one's
+    s.answered('api::tag.tag', 100_000);
+    for (let i = 0; i < 3; i++) expect(s.compile(listing(), b.build)).toEqual(list());
+    // once a read counts that many, the next read of the kept statement is written in
+    s.answered('api::article.article', 5000);
+    expect(s.compile(listing(), b.build)).toEqual({ sql: written, bindings: [] });
+    expect(b.calls).toHaveLength(1);
+  });
+
   it('keeps bound the values it cannot write: a `?` in a value', () => {
-    const s = createReadStatements();
+    const s = counted(5000);
     const b = builder(() => ({ sql: 'SELECT ? LIMIT ?', bindings: ['what?', 25] }));
     s.compile(listing(), b.build);
     expect(s.compile(listing(), b.build)).toEqual({ sql: 'SELECT ? LIMIT ?', bindings: ['what?', 25] });
   });
 
   it('writes values in for at most `inlined` texts; an evicted read made again has its own back', () => {
-    const s = createReadStatements(64 * 1024, 2);
+    const s = counted(5000, 64 * 1024, 2);
     const big = (v: number) => builder(() => ({ sql: `SELECT ? ${' '.repeat(4000)}`, bindings: [v] }));
     const twice = (v: number) => {
       const b = big(v);
