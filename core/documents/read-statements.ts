@@ -106,16 +106,24 @@ function plainJson(value: unknown): string | null {
  * a write-heavy workload churns (the mixed workload: PostgreSQL 0.67 → 0.95 ms per request). So
  * values are written in only for a content type a read has counted at least `large` rows of
  * (`answered`: the totals reads return; the largest is kept). Each written text is a statement
- * name on every pooled connection, held until it closes (database/prepared.ts): at most `inlined`
- * distinct texts per app get one, the first ones repeated; past them, reads keep their values
- * bound. A read seen once, or a stream of never-repeated filters, costs no name.
+ * name and a kept plan on every pooled connection, held until it closes (database/prepared.ts):
+ * about 80 bytes of PostgreSQL's memory per byte of text (75 filtered lists of 2.6 kB: 15 MB; 75
+ * with `populate=*`, 10.6 kB: 60 MB, on one connection). So the distinct texts written in per app
+ * are bounded by their bytes, `inlinedBytes` (512 kB: about 40 MB per connection), the first ones
+ * repeated; past them, reads keep their values bound. A read seen once, or a stream of
+ * never-repeated filters, costs nothing.
  */
-export function createReadStatements(maxBytes = 4 * 1024 * 1024, inlined = 200, large = 5000): ReadStatements {
+export function createReadStatements(
+  maxBytes = 4 * 1024 * 1024,
+  inlinedBytes = 512 * 1024,
+  large = 5000,
+): ReadStatements {
   const lru = createByteLru<Template>(maxBytes);
   // per content type, the most rows a read has counted
   const largest = new Map<string, number>();
   // the texts given their values so far (by hash): an evicted read made again names the same one
   const named = new Set<string>();
+  let namedBytes = 0;
   // no document id has a NUL in it (nor can one reach a read: route ids are checked), so the marker
   // is found only where it was put
   const marker = `\u0000vellum-document:${randomUUID()}`;
@@ -132,8 +140,9 @@ export function createReadStatements(maxBytes = 4 * 1024 * 1024, inlined = 200, 
     if (text === null) return null;
     const hash = createHash('sha1').update(text).digest('base64');
     if (!named.has(hash)) {
-      if (named.size >= inlined) return null;
+      if (namedBytes + text.length > inlinedBytes) return null;
       named.add(hash);
+      namedBytes += text.length;
     }
     return text;
   };

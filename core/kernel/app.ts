@@ -317,9 +317,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       applicationName,
       statementTimeout: dbConfig.statementTimeout,
       cancellation,
-      // reads and writes share it: as many shapes as the two budgets they had apart, plus the reads
-      // kept with their values written in (core/documents/read-statements.ts, at most 200)
-      prepare: createStatementNamer(600),
+      // reads and writes share it: as many shapes as the two budgets they had apart (400), plus the
+      // reads kept with their values written in (core/documents/read-statements.ts: 512 kB of
+      // texts, a filtered list's about 2.6 kB); past it, new shapes run unnamed, as before
+      prepare: createStatementNamer(800),
       log: { warn: (msg) => log.warn(msg), debug: (msg) => log.debug(msg) },
     });
     try {

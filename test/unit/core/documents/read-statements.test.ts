@@ -205,8 +205,9 @@ describe('reads planned on every run, written with their values once read again'
     expect(s.compile(listing(), b.build)).toEqual({ sql: 'SELECT ? LIMIT ?', bindings: ['what?', 25] });
   });
 
-  it('writes values in for at most `inlined` texts; an evicted read made again has its own back', () => {
-    const s = counted(5000, 64 * 1024, 2);
+  it('writes values in for at most `inlinedBytes` of texts; an evicted read made again has its own back', () => {
+    // two texts of 4009 characters fit, a third does not
+    const s = counted(5000, 64 * 1024, 9000);
     const big = (v: number) => builder(() => ({ sql: `SELECT ? ${' '.repeat(4000)}`, bindings: [v] }));
     const twice = (v: number) => {
       const b = big(v);
