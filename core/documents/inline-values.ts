@@ -18,14 +18,10 @@ function parameterText(value: unknown): string | null | undefined {
     // node-postgres' array form: every element quoted, `"` and `\` escaped, null unquoted
     const elements: string[] = [];
     for (const v of value) {
-      if (v === null) {
-        elements.push('NULL');
-        continue;
-      }
-      if (typeof v !== 'string' && typeof v !== 'number') return undefined;
-      const text = parameterText(v);
-      if (typeof text !== 'string') return undefined;
-      elements.push(`"${text.replace(/[\\"]/g, '\\$&')}"`);
+      if (v === null) elements.push('NULL');
+      else if (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
+        elements.push(`"${String(v).replace(/[\\"]/g, '\\$&')}"`);
+      else return undefined;
     }
     return `{${elements.join(',')}}`;
   }
@@ -49,19 +45,21 @@ export function inlineValues(sql: string, bindings: readonly unknown[]): string 
       continue;
     }
     if (text.includes('?') || text.includes('\u0000')) return null;
+    // not sql.ts `lit`, which only doubles quotes (for names the compilers write): a caller's value
+    // with a backslash must stay one under standard_conforming_strings = off too
     literals.push(pg.escapeLiteral(text));
   }
   let next = 0;
-  let odd = false;
+  let unpaired = false;
   // knex's reading of its placeholders: a `?` after an odd number of backslashes is escaped (and
   // one after an even number, which knex would strip of them, is not something a read writes)
   const inlined = sql.replace(/(\\*)\?/g, (match: string, escapes: string) => {
     if (escapes.length % 2 === 1) return match;
     if (escapes.length > 0 || next >= literals.length) {
-      odd = true;
+      unpaired = true;
       return match;
     }
     return literals[next++];
   });
-  return odd || next !== literals.length ? null : inlined;
+  return unpaired || next !== literals.length ? null : inlined;
 }

@@ -55,12 +55,17 @@ export interface ReadStatements {
 const MAX_KEY_CHARS = 8 * 1024;
 
 /**
- * Reads that PostgreSQL plans on every run with their values bound (read.ts `plansOnce`): those
- * with filters or search, and pages past the first. Their page size, filter values and offset
- * are what the plan depends on; the other reads write their page size in and keep one plan.
+ * Whether a read's values are bound: its filters or search. Such a read is planned for them on
+ * every run (read.ts `plansOnce`, which writes in the page size of the others).
  */
-const plannedPerRun = (s: ReadShape): boolean =>
-  s.params.filters !== undefined || s.params.search !== undefined || (s.offset ?? 0) > 0;
+export const filteredOrSearched = (params: ReadParams): boolean =>
+  params.filters !== undefined || params.search !== undefined;
+
+/**
+ * Reads that PostgreSQL plans on every run with their values bound: those with filters or search,
+ * and pages past the first (whose offset stays bound). The other reads keep one plan.
+ */
+const plannedPerRun = (s: ReadShape): boolean => filteredOrSearched(s.params) || (s.offset ?? 0) > 0;
 
 /**
  * `value` as JSON when it is plain data (what qs parses, or a document service caller passes

@@ -13,7 +13,7 @@ import { documentText, PARTS, partNames, RENDER_VERSION, RENDERED, showsRender }
 import { COLUMNS, fragment as frag, qualified, quote, ROW_COLUMNS, type SqlFragment as Frag } from '../query/sql.ts';
 import type { Doc } from './serialize.ts';
 import type { ReadParams } from './types.ts';
-import type { ReadStatements } from './read-statements.ts';
+import { filteredOrSearched, type ReadStatements } from './read-statements.ts';
 
 export interface ReadRequest {
   db: Knex;
@@ -145,7 +145,7 @@ function statementOf(req: ReadRequest): Knex.Raw {
  * all; the total evaluates the filter again, from its own index or the value counts.
  */
 function pageWalked(req: ReadRequest): Knex.QueryBuilder {
-  if (req.offset && req.params.filters === undefined && req.params.search === undefined) return pageSkipped(req);
+  if (req.offset && !filteredOrSearched(req.params)) return pageSkipped(req);
   const page = matching(req, 'r0');
   applySort(page, req.registry, req.ct.uid, req.params.sort ?? [], 'r0', req.scope);
   if (req.offset) page.offset(req.offset);
@@ -216,14 +216,11 @@ function pageOfMatches(req: ReadRequest, ctes: Frag[]): Knex.QueryBuilder {
  * plain list. A filtered or searched read keeps it bound, so that its plan is still made for its
  * values (a rare value wants the filter's index, a common one the sort's). Sizes are a few integers
  * (`maxLimit` bounds them), so they add few statement names; an offset stays bound, as deep pages
- * would each add one.
+ * would each add one. Of a large table, such a read that comes again has all its values written
+ * in instead, and keeps the plan made for them (read-statements.ts).
  */
 const plansOnce = (req: ReadRequest): boolean =>
-  req.params.filters === undefined &&
-  req.params.search === undefined &&
-  typeof req.limit === 'number' &&
-  Number.isSafeInteger(req.limit) &&
-  req.limit >= 0;
+  !filteredOrSearched(req.params) && typeof req.limit === 'number' && Number.isSafeInteger(req.limit) && req.limit >= 0;
 
 /**
  * The total of a read: of an unfiltered list, the sum of its scope's row counts (kept by
