@@ -353,7 +353,28 @@ describe('the sync', () => {
   it('sets the autovacuum parameters on document tables', async () => {
     const { rows } = await t.sql.raw(`SELECT reloptions FROM pg_class WHERE relname = 'articles'`);
     expect(rows[0].reloptions).toEqual(
-      expect.arrayContaining(['autovacuum_analyze_scale_factor=0.02', 'autovacuum_vacuum_insert_threshold=500']),
+      expect.arrayContaining([
+        'autovacuum_analyze_scale_factor=0.02',
+        'autovacuum_analyze_threshold=1000',
+        'autovacuum_vacuum_threshold=1000',
+        'autovacuum_vacuum_insert_threshold=500',
+      ]),
     );
+  });
+
+  it('analyzes the counts and generations tables rarely: their plans stay', async () => {
+    const { rows } = await t.sql.raw(
+      `SELECT relname, reloptions FROM pg_class
+       WHERE relname IN ('vellum_row_counts', 'vellum_value_counts', 'vellum_generations') ORDER BY relname`,
+    );
+    expect(rows.map((r: { relname: string }) => r.relname)).toEqual([
+      'vellum_generations',
+      'vellum_row_counts',
+      'vellum_value_counts',
+    ]);
+    for (const r of rows as Array<{ reloptions: string[] }>)
+      expect(r.reloptions).toEqual(
+        expect.arrayContaining(['autovacuum_analyze_threshold=100000', 'autovacuum_vacuum_threshold=20000']),
+      );
   });
 });
