@@ -9,7 +9,23 @@ export interface GenerationRecord {
   generation: number;
   /** `seq` when `generation` last changed */
   changedAt: number;
+  /** changes, each decayed by e^(-age / HEAT_MS), as of `heatAt` (performance.now()) */
+  heat: number;
+  heatAt: number;
 }
+
+/**
+ * How fast a key's changes are forgotten, and how many recent ones make it *hot*: with changes
+ * arriving steadily, `heat` settles at their rate per HEAT_MS, so a hot key changes more than
+ * HOT_CHANGES times a second. An answer that depends on one is likely to go stale before it is
+ * asked for again (response-cache.ts: admission).
+ */
+export const HEAT_MS = 1000;
+export const HOT_CHANGES = 20;
+
+/** Whether `r` changed more than HOT_CHANGES times in about the last second (as of `now`). */
+export const isHot = (r: GenerationRecord, now = performance.now()): boolean =>
+  r.heat * Math.exp((r.heatAt - now) / HEAT_MS) > HOT_CHANGES;
 
 export interface Generations {
   /** the record of a key (made at 0 on first use; records live as long as the process) */
@@ -47,7 +63,7 @@ export function createGenerations(): Generations {
   const record = (key: string): GenerationRecord => {
     let r = records.get(key);
     if (!r) {
-      r = { key, generation: 0, changedAt: 0 };
+      r = { key, generation: 0, changedAt: 0, heat: 0, heatAt: 0 };
       records.set(key, r);
     }
     return r;
@@ -62,6 +78,9 @@ export function createGenerations(): Generations {
       for (const l of listeners) l(key);
       r.generation = generation;
       r.changedAt = ++seq;
+      const now = performance.now();
+      r.heat = r.heat * Math.exp((r.heatAt - now) / HEAT_MS) + 1;
+      r.heatAt = now;
     },
     get seq() {
       return seq;

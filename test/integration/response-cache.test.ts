@@ -137,6 +137,33 @@ describe('response cache: REST', () => {
     expect((await t.request('DELETE', one)).status).toBe(204);
   });
 
+  it('stops keeping an answer that goes stale unread while its type is written fast, and keeps it later', async () => {
+    const list = '/api/tags?sort=name:desc&pagination[pageSize]=3';
+    const cacheOf = async (): Promise<[string | null, string]> => {
+      const res = await t.request('GET', list);
+      expect(res.status).toBe(200);
+      return [res.headers.get('x-cache'), res.body.data[0].name];
+    };
+    await t.request('POST', '/api/tags', { data: { name: 'zz cool' } });
+    expect(await cacheOf()).toEqual(['miss', 'zz cool']);
+    // sixty writes at once: the tag type changes far more than twenty times a second, and the
+    // answer kept above went stale before anyone read it
+    const writes = Array.from({ length: 60 }, (_, i) => `zz hot ${String(i).padStart(2, '0')}`);
+    const created = await Promise.all(writes.map((name) => t.request('POST', '/api/tags', { data: { name } })));
+    expect(created.map((r) => r.status)).toEqual(writes.map(() => 201));
+    // not kept (no hash, no memory), and every answer is the database's
+    expect(await cacheOf()).toEqual(['bypass', 'zz hot 59']);
+    expect(await cacheOf()).toEqual(['bypass', 'zz hot 59']);
+    // once the writes stop, the type cools down (about a second) and the answer is kept again
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await cacheOf()).toEqual(['miss', 'zz hot 59']);
+    expect(await cacheOf()).toEqual(['hit', 'zz hot 59']);
+    // a read that was served before it went stale is kept again at once, hot or not
+    await t.request('POST', '/api/tags', { data: { name: 'zz hot 60' } });
+    expect(await cacheOf()).toEqual(['miss', 'zz hot 60']);
+    expect(await cacheOf()).toEqual(['hit', 'zz hot 60']);
+  });
+
   it("shows a document's relation changed by another document's write (an inverse side) in its next read", async () => {
     const [a1, a2] = await Promise.all(
       ['First', 'Second'].map(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGenerations } from '../../../../core/cache/generations.ts';
+import { createGenerations, HOT_CHANGES, isHot } from '../../../../core/cache/generations.ts';
 
 describe('generations in memory', () => {
   it('only ever move forward, each change stamped with the local sequence', () => {
@@ -13,6 +13,20 @@ describe('generations in memory', () => {
     g.apply('api::a.a', 3);
     expect([r.generation, r.changedAt, g.seq]).toEqual([3, 1, 1]);
     expect(g.record('api::a.a')).toBe(r);
+  });
+
+  it('are hot while they change more than HOT_CHANGES times a second, and cool down after', () => {
+    const g = createGenerations();
+    const r = g.record('api::a.a');
+    for (let n = 1; n <= HOT_CHANGES; n++) g.apply('api::a.a', n);
+    const now = r.heatAt;
+    // HOT_CHANGES changes at once make a heat of HOT_CHANGES: not more than it
+    expect(isHot(r, now)).toBe(false);
+    g.apply('api::a.a', HOT_CHANGES + 1);
+    expect(isHot(r, r.heatAt)).toBe(true);
+    // forgotten with time: e^-1 of it after a second
+    expect(isHot(r, r.heatAt + 1000)).toBe(false);
+    expect(isHot(g.record('api::b.b'))).toBe(false);
   });
 
   it('tell subscribers of a change before it is visible', () => {
