@@ -4,7 +4,7 @@ import type { ContentType } from '../core/content-types/types.ts';
 import { configurationError } from '../core/errors.ts';
 import { searchText } from '../core/query/search.ts';
 import { lit, quote } from '../core/query/sql.ts';
-import { GENERATIONS_DDL, GENERATIONS_TABLE } from '../core/cache/database.ts';
+import { GENERATIONS_DDL } from '../core/cache/database.ts';
 import {
   PARTS,
   partsExpression,
@@ -17,7 +17,6 @@ import type { Registry } from '../core/content-types/registry.ts';
 import {
   CREATE_RANK_SEQUENCE,
   createTable,
-  ROW_COUNTS,
   ROW_COUNTS_DDL,
   ROW_COUNTS_FUNCTION,
   DATA_GIN,
@@ -28,7 +27,7 @@ import {
   uniqueIndex,
   VERSION_KEY,
 } from '../core/query/table-sql.ts';
-import { VALUE_COUNTS, VALUE_COUNTS_DDL } from '../core/query/value-counts-sql.ts';
+import { VALUE_COUNTS_DDL } from '../core/query/value-counts-sql.ts';
 import { syncRowCounts, syncValueCounts } from './sync-counts.ts';
 
 /** Held by the sync's transaction (it runs in one: the lock goes with it). */
@@ -282,19 +281,6 @@ const AUTOVACUUM = [
   'autovacuum_vacuum_insert_threshold = 500',
 ].join(', ');
 
-/**
- * Autovacuum for the tables of counts (row counts, value counts) and generations. Every write
- * appends to or updates them, so PostgreSQL's defaults analyze the small ones every second or two
- * under writes, and every read of a total is planned again on each pooled connection after each
- * such ANALYZE. Their statistics change nothing (every read of them is an index lookup by key), so
- * they are analyzed after 100k changes; their dead rows (folded deltas, bumped generations) are
- * reclaimed after 20k, a couple of megabytes.
- */
-const COUNTS_AUTOVACUUM = [
-  'autovacuum_analyze_threshold = 100000',
-  'autovacuum_vacuum_threshold = 20000',
-  'autovacuum_vacuum_insert_threshold = 20000',
-].join(', ');
 
 /** What the sync could set up. */
 export interface SyncReport {
@@ -346,8 +332,6 @@ export async function syncTables(
   for (const ddl of ROW_COUNTS_DDL) await db.raw(ddl);
   await db.raw(ROW_COUNTS_FUNCTION);
   for (const ddl of VALUE_COUNTS_DDL) await db.raw(ddl);
-  for (const table of [ROW_COUNTS, VALUE_COUNTS, GENERATIONS_TABLE])
-    await db.raw(`ALTER TABLE ?? SET (${COUNTS_AUTOVACUUM})`, [table]);
   for (const ct of contentTypes) {
     const t = ct.collectionName;
     await db.raw(createTable(t));

@@ -361,20 +361,4 @@ describe('the sync', () => {
       ]),
     );
   });
-
-  it('analyzes the counts and generations tables rarely: their plans stay', async () => {
-    const { rows } = await t.sql.raw(
-      `SELECT relname, reloptions FROM pg_class
-       WHERE relname IN ('vellum_row_counts', 'vellum_value_counts', 'vellum_generations') ORDER BY relname`,
-    );
-    expect(rows.map((r: { relname: string }) => r.relname)).toEqual([
-      'vellum_generations',
-      'vellum_row_counts',
-      'vellum_value_counts',
-    ]);
-    for (const r of rows as Array<{ reloptions: string[] }>)
-      expect(r.reloptions).toEqual(
-        expect.arrayContaining(['autovacuum_analyze_threshold=100000', 'autovacuum_vacuum_threshold=20000']),
-      );
-  });
 });
