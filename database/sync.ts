@@ -266,17 +266,13 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<string[]> {
  * statistics of a table seeded from empty lag behind it by up to a fifth, and the visibility
  * map (which index-only counts need) is set late. 2% plus a floor makes a burst's analyze and
  * vacuum follow it at the next autovacuum round (database/embedded.ts: every second), while a
- * trickle of writes to a large table does not analyze it at each round. The floors of analyze
- * and of vacuum after updates are 1000 rows: every ANALYZE and VACUUM of a table makes each
- * pooled connection plan every statement that reads it again, and with floors of 200 (and 50) a
- * table of 2000 rows under 60 PUTs a second was analyzed every 2 s and vacuumed every 1.3 s.
- * DESIGN.md justifies each value.
+ * trickle of writes to a large table does not analyze it at each round.
+ * DESIGN.md justifies each value (and what raising the floors did).
  */
 const AUTOVACUUM = [
   'autovacuum_analyze_scale_factor = 0.02',
-  'autovacuum_analyze_threshold = 1000',
+  'autovacuum_analyze_threshold = 200',
   'autovacuum_vacuum_scale_factor = 0.05',
-  'autovacuum_vacuum_threshold = 1000',
   'autovacuum_vacuum_insert_scale_factor = 0.02',
   'autovacuum_vacuum_insert_threshold = 500',
 ].join(', ');

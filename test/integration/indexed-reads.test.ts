@@ -355,8 +355,7 @@ describe('the sync', () => {
     expect(rows[0].reloptions).toEqual(
       expect.arrayContaining([
         'autovacuum_analyze_scale_factor=0.02',
-        'autovacuum_analyze_threshold=1000',
-        'autovacuum_vacuum_threshold=1000',
+        'autovacuum_analyze_threshold=200',
         'autovacuum_vacuum_insert_threshold=500',
       ]),
     );
