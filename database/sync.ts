@@ -277,7 +277,6 @@ const AUTOVACUUM = [
   'autovacuum_vacuum_insert_threshold = 500',
 ].join(', ');
 
-
 /** What the sync could set up. */
 export interface SyncReport {
   /** false: pg_trgm could not be created, `_q` reads without an index */
