@@ -266,8 +266,8 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<string[]> {
  * statistics of a table seeded from empty lag behind it by up to a fifth, and the visibility
  * map (which index-only counts need) is set late. 2% plus a floor makes a burst's analyze and
  * vacuum follow it at the next autovacuum round (database/embedded.ts: every second), while a
- * trickle of writes to a large table does not analyze it at each round.
- * DESIGN.md justifies each value (and what raising the floors did).
+ * trickle of writes to a large table does not analyze it at each round. DESIGN.md justifies
+ * each value, and says what raising the floors did.
  */
 const AUTOVACUUM = [
   'autovacuum_analyze_scale_factor = 0.02',

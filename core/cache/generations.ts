@@ -23,9 +23,11 @@ export interface GenerationRecord {
 export const HEAT_MS = 1000;
 export const HOT_CHANGES = 20;
 
+/** `r`'s heat decayed to `now`. */
+const heatOf = (r: GenerationRecord, now: number): number => r.heat * Math.exp((r.heatAt - now) / HEAT_MS);
+
 /** Whether `r` changed more than HOT_CHANGES times in about the last second (as of `now`). */
-export const isHot = (r: GenerationRecord, now = performance.now()): boolean =>
-  r.heat * Math.exp((r.heatAt - now) / HEAT_MS) > HOT_CHANGES;
+export const isHot = (r: GenerationRecord, now = performance.now()): boolean => heatOf(r, now) > HOT_CHANGES;
 
 export interface Generations {
   /** the record of a key (made at 0 on first use; records live as long as the process) */
@@ -79,7 +81,7 @@ export function createGenerations(): Generations {
       r.generation = generation;
       r.changedAt = ++seq;
       const now = performance.now();
-      r.heat = r.heat * Math.exp((r.heatAt - now) / HEAT_MS) + 1;
+      r.heat = heatOf(r, now) + 1;
       r.heatAt = now;
     },
     get seq() {

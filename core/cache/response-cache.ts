@@ -40,40 +40,16 @@ const ENTRY_SHARE = 8;
 /** bookkeeping per entry beyond its body and key (objects, arrays, the map's slot) */
 const ENTRY_OVERHEAD = 256;
 const MAX_KEY_CHARS = 32 * 1024;
-/** the keys remembered as churning (`churn`), in characters: past it they are forgotten at once */
-const CHURN_CHARS = 1024 * 1024;
-
 /**
- * Requests whose last kept answer went stale before it was served. Keeping an answer costs its
- * hash (the ETag) and a place in the LRU; one whose dependencies change faster than it is asked
- * for is that cost for nothing (under the mixed workload every list of articles went stale this
- * way: the writes bumped their type sixty times a second, and the cache-on server served 4% fewer
- * requests than the cache-off one). Such a request's next answers are not kept while a key it
- * depends on is hot (generations.ts), and are again once none is. Not keeping is always safe.
+ * Requests whose last kept answer went stale before it was served, remembered in an LRU of this
+ * many bytes (a key's UTF-16 bytes each). Keeping an answer costs its hash (the ETag) and a place
+ * in the LRU; one whose dependencies change faster than it is asked for is that cost for nothing
+ * (under the mixed workload every list of articles went stale this way: the writes bumped their
+ * type sixty times a second, and the cache-on server served 4% fewer requests than the cache-off
+ * one). Such a request's next answers are not kept while a key it depends on is hot
+ * (generations.ts), and are again once none is. Not keeping is always safe.
  */
-function createChurn() {
-  const keys = new Set<string>();
-  let chars = 0;
-  return {
-    has: (key: string): boolean => keys.has(key),
-    add(key: string): void {
-      if (keys.has(key)) return;
-      if (chars + key.length > CHURN_CHARS) {
-        keys.clear();
-        chars = 0;
-      }
-      keys.add(key);
-      chars += key.length;
-    },
-    delete(key: string): void {
-      if (keys.delete(key)) chars -= key.length;
-    },
-    clear(): void {
-      keys.clear();
-      chars = 0;
-    },
-  };
-}
+const CHURN_BYTES = 2 * 1024 * 1024;
 
 /**
  * What the read of a cacheable route depended on (content-type uids); null: something it could
@@ -144,7 +120,7 @@ export interface ResponseCache {
 /** A response cache over `generations`, bounded to `maxBytes`. */
 export function createResponseCache(generations: Generations, options: ResponseCacheOptions): ResponseCache {
   const lru = createByteLru<Entry>(options.maxBytes, Math.floor(options.maxBytes / ENTRY_SHARE));
-  const churn = createChurn();
+  const churned = createByteLru<true>(CHURN_BYTES);
 
   const fresh = (e: Entry): boolean => {
     for (let i = 0; i < e.records.length; i++) if (e.records[i].generation !== e.generations[i]) return false;
@@ -174,10 +150,10 @@ export function createResponseCache(generations: Generations, options: ResponseC
     const keys = [...deps, ...scope.deps];
     if (!generations.keepable(pending.startedAt, keys)) return false;
     const records = keys.map((d) => generations.record(d));
-    if (churn.has(key)) {
+    if (churned.get(key)) {
       const now = performance.now();
       if (records.some((r) => isHot(r, now))) return false;
-      churn.delete(key);
+      churned.delete(key);
     }
     const body = bodyBytes(ctx.body);
     if (!body) return false;
@@ -213,7 +189,7 @@ export function createResponseCache(generations: Generations, options: ResponseC
     // the database holds (the server is the origin such a request wants to hear from)
     const hit = lru.get(key);
     if (hit && !fresh(hit)) {
-      if (!hit.served) churn.add(key);
+      if (!hit.served) churned.set(key, true, key.length * 2);
       lru.delete(key);
     } else if (hit) {
       hit.served = true;
@@ -242,7 +218,7 @@ export function createResponseCache(generations: Generations, options: ResponseC
     middleware,
     clear: () => {
       lru.clear();
-      churn.clear();
+      churned.clear();
     },
   };
 }
