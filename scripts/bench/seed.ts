@@ -98,17 +98,23 @@ export async function seedBlog(
   );
 
   const refs: Refs = { mediaIds, tagIds, authorIds };
-  const articles = Array.from({ length: counts.articles }, (_, k) => {
-    const i = k + 1;
+  // Each payload is drawn when a worker takes its index, not all beforehand: drawing 100k at once
+  // kept the event loop busy for seconds, long enough for the server to close the idle keep-alive
+  // connections under the client, whose next POST then failed ("other side closed"). The draws
+  // stay in index order (mapLimit takes indexes in order and calls synchronously up to an await),
+  // so the dataset is the same.
+  const article = (i: number) => {
     const data = ds.article(i, refs);
     const quote = (data.blocks as Array<Record<string, unknown>>).find((b) => b.__component === 'shared.quote');
     const fr =
       i % FR_EVERY === 1 % FR_EVERY ? ds.frenchArticle(i, data.title as string, quote?.person as string) : null;
     return { data, fr, draft: i % DRAFT_EVERY === 0 };
-  });
+  };
+  const indexes = Array.from({ length: counts.articles }, (_, k) => k + 1);
   let done = 0;
   let block = performance.now();
-  await mapLimit(articles, CONCURRENCY, async ({ data, fr, draft }) => {
+  await mapLimit(indexes, CONCURRENCY, async (i) => {
+    const { data, fr, draft } = article(i);
     const status = draft ? '?status=draft' : '';
     const created = await call(api.json<Created>('POST', `/api/articles${status}`, { data }));
     if (fr)
@@ -117,7 +123,7 @@ export async function seedBlog(
           data: fr,
         }),
       );
-    if (++done % PROGRESS_EVERY === 0 || done === articles.length) {
+    if (++done % PROGRESS_EVERY === 0 || done === indexes.length) {
       onProgress?.(done, (performance.now() - block) / 1000);
       block = performance.now();
     }
@@ -142,8 +148,8 @@ export async function seedBlog(
   return {
     counts: {
       ...counts,
-      drafts: articles.filter((a) => a.draft).length,
-      localizations: articles.filter((a) => a.fr).length,
+      drafts: indexes.filter((i) => i % DRAFT_EVERY === 0).length,
+      localizations: indexes.filter((i) => i % FR_EVERY === 1 % FR_EVERY).length,
     },
     requests,
     seconds: (performance.now() - started) / 1000,
