@@ -18,20 +18,20 @@ import {
 
 type Trigger = { name: string; create: string };
 
-/** Whether `table` has `trigger`. */
-async function hasTrigger(db: Knex, table: string, trigger: string): Promise<boolean> {
-  const { rows } = await db.raw('SELECT 1 FROM pg_trigger WHERE tgrelid = quote_ident(?)::regclass AND tgname = ?', [
-    table,
-    trigger,
-  ]);
-  return rows.length > 0;
+/** Whether `table` has every one of `triggers` (one dropped alone must be noticed too). */
+export async function hasTriggers(db: Knex, table: string, triggers: Trigger[]): Promise<boolean> {
+  const { rows } = await db.raw(
+    'SELECT count(*)::int AS n FROM pg_trigger WHERE tgrelid = quote_ident(?)::regclass AND tgname = ANY (?)',
+    [table, triggers.map((t) => t.name)],
+  );
+  return rows[0].n === triggers.length;
 }
 
 /**
- * Counts recomputed and their triggers (re)created, under a lock that holds off writers between
- * the count's snapshot and the triggers.
+ * Counts (or links: database/sync-links.ts) recomputed and their triggers (re)created, under a
+ * lock that holds off writers between the count's snapshot and the triggers.
  */
-async function startCounting(db: Knex, table: string, counts: SqlFragment, triggers: Trigger[]): Promise<void> {
+export async function startCounting(db: Knex, table: string, counts: SqlFragment, triggers: Trigger[]): Promise<void> {
   await db.raw('LOCK TABLE ?? IN SHARE ROW EXCLUSIVE MODE', [table]);
   await db.raw(counts.sql, counts.bindings);
   for (const { name, create } of triggers) {
@@ -44,12 +44,12 @@ async function startCounting(db: Knex, table: string, counts: SqlFragment, trigg
 /** A table's row counts: started once (their trigger function is shared and replaced by the sync). */
 export async function syncRowCounts(db: Knex, table: string): Promise<void> {
   const triggers = countTriggers(table);
-  if (await hasTrigger(db, table, triggers[0].name)) return;
+  if (await hasTriggers(db, table, triggers)) return;
   await startCounting(db, table, recount(table), triggers);
 }
 
 /** The body of function `name` as PostgreSQL holds it (undefined: no such function). */
-async function functionBody(db: Knex, name: string): Promise<string | undefined> {
+export async function functionBody(db: Knex, name: string): Promise<string | undefined> {
   const { rows } = await db.raw('SELECT prosrc FROM pg_proc WHERE proname = ?', [name]);
   return (rows as Array<{ prosrc: string }>)[0]?.prosrc;
 }
@@ -73,7 +73,7 @@ export async function syncValueCounts(db: Knex, ct: ContentType): Promise<void> 
     return;
   }
   const { body, create } = countFunction(table, attrs);
-  if ((await functionBody(db, name)) === body && (await hasTrigger(db, table, triggers[0].name))) return;
+  if ((await functionBody(db, name)) === body && (await hasTriggers(db, table, triggers))) return;
   await db.raw(create);
   await startCounting(db, table, recountValues(table, attrs), triggers);
 }

@@ -29,6 +29,7 @@ import {
 } from '../core/query/table-sql.ts';
 import { VALUE_COUNTS_DDL } from '../core/query/value-counts-sql.ts';
 import { syncRowCounts, syncValueCounts } from './sync-counts.ts';
+import { syncLinks } from './sync-links.ts';
 
 /** Held by the sync's transaction (it runs in one: the lock goes with it). */
 const SYNC_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended('vellum:sync', 0))";
@@ -341,6 +342,7 @@ export async function syncTables(
     await syncRowCounts(db, t);
     await syncValueColumns(db, ct);
     await syncValueCounts(db, ct);
+    await syncLinks(db, ct, AUTOVACUUM);
     const stale = await syncRender(db, ct, registry, options.inlineRenderRows ?? INLINE_RENDER_ROWS);
     if (stale) staleRenders.push(stale);
     unindexed.push(...(await syncReadIndexes(db, ct)).map((a) => `${ct.uid}.${a}`));

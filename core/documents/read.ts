@@ -3,7 +3,7 @@ import type { Registry } from '../content-types/registry.ts';
 import type { ContentType } from '../content-types/types.ts';
 import { countedRows } from '../query/table-sql.ts';
 import { countedTotal } from '../query/value-counts-total.ts';
-import { applyFilters, readsOnlyItsRow } from '../query/filters.ts';
+import { applyFilters, cheapTwice } from '../query/filters.ts';
 import { applySort, sortKeys } from '../query/sort.ts';
 import { searchCondition } from '../query/search.ts';
 import { inScope } from './rows.ts';
@@ -97,8 +97,9 @@ function statementOf(req: ReadRequest): Knex.Raw {
   const doc = (req.json ? documentText : documentJson)(ctx, req.ct, 'r', { fields, populate, layout });
   const ctes: Frag[] = [];
   const { filters, search } = req.params;
-  // a list with a total whose filter reaches other rows (relations, components) or searches
-  const once = req.count === true && (search !== undefined || (filters !== undefined && !readsOnlyItsRow(filters)));
+  // a list with a total whose filter is dear to evaluate twice (components, inverse relations,
+  // conditions deeper than a relation's own fields) or searches
+  const once = req.count === true && (search !== undefined || (filters !== undefined && !cheapTwice(filters)));
   // a text answer of the kept renders reads `data` only for what it populates
   const needsData = !rendered || Object.keys(populate ?? {}).length > 0;
   // and its components' and zones' kept renders, when it populates any (render-sql.ts `PARTS`)

@@ -3,8 +3,8 @@
  * read's scope) matches; it compiles to a membership test against the set of matching
  * targets, a subquery that does not depend on the outer row:
  *
- *   "r"."data" @> ANY (ARRAY(SELECT jsonb_build_object('tags', jsonb_build_array("_vf1"."document_id"))
- *                            FROM "tags" AS "_vf1" WHERE <scope> AND <condition>))       owning side
+ *   "r"."id" IN (SELECT "row_id" FROM <r's link table> WHERE "attribute" = 'tags' AND "target" = ANY (
+ *                ARRAY(SELECT "_vf1"."document_id" FROM "tags" AS "_vf1" WHERE <scope> AND <condition>)))   owning side
  *   "r"."document_id" IN (SELECT <owner's ids> FROM "articles" AS "_vf1" WHERE <scope> AND <condition>)   inverse side
  *
  * PostgreSQL runs each such subquery once per statement (an InitPlan, a hashed SubPlan or a
@@ -33,6 +33,7 @@
  * where the EXISTS is one level deep: it reads only the link, never the nested condition.
  */
 import { DEFAULT_SCOPE, scopeCondition, type Scope } from './scope-sql.ts';
+import { linksTable } from './links-sql.ts';
 import type { Registry } from '../content-types/registry.ts';
 import { elementsOf, componentSource, hop, itemSource, stepScope } from './paths-sql.ts';
 import {
@@ -119,7 +120,7 @@ export function onNullRow(node: FilterNode): Truth {
  * `id` tested for presence: every related document and component instance has one, so
  * "id is null" means "nothing related" and "id is not null" "something related".
  */
-function idPresence(node: FilterNode): 'absent' | 'present' | undefined {
+export function idPresence(node: FilterNode): 'absent' | 'present' | undefined {
   if (node.type !== 'condition' || node.field.kind !== 'system' || node.field.name !== 'id') return undefined;
   switch (node.operator) {
     case '$null':
@@ -174,24 +175,29 @@ function matchingTargets(
 }
 
 /**
- * An owning relation on a document row, as containment of any matching target's id:
- * PostgreSQL runs the subquery once and looks the candidates up in the `data` GIN index
- * (a bitmap scan per candidate), instead of testing every row against every target.
+ * An owning relation on a document row, as membership of the row's id in the rows its link table
+ * (links-sql.ts) says hold any matching target: PostgreSQL runs the targets' subquery once, then
+ * either reads the link table's key for those targets (the row ids, for a total: an index-only
+ * join) or probes the row's links as it walks a sort's index (a page). A containment test on
+ * `data` through its GIN index did the same but had PostgreSQL recheck each candidate on its row.
  */
 function heldByRow(
   registry: Registry,
+  owner: string,
   src: RowSource,
   step: RelationStep,
   alias: string,
   scope: Scope,
   match: SqlFragment,
 ): SqlFragment {
-  const id = qualified(alias, COLUMNS.documentId);
-  const held = fragment(`jsonb_build_object(?::text, ${step.link.toMany ? `jsonb_build_array(${id})` : id})`, [
-    step.attribute,
-  ]);
-  const targets = matchingTargets(registry, step, alias, scope, match, held);
-  return { sql: `(${outerColumn(src, COLUMNS.data)} @> ANY (ARRAY(${targets.sql})))`, bindings: targets.bindings };
+  const links = quote(linksTable(registry.contentType(owner).collectionName));
+  const targets = matchingTargets(registry, step, alias, scope, match, fragment(qualified(alias, COLUMNS.documentId)));
+  return {
+    sql:
+      `(${outerColumn(src, COLUMNS.id)} IN (SELECT "row_id" FROM ${links} WHERE "attribute" = ? ` +
+      `AND "target" = ANY (ARRAY(${targets.sql})::text[])))`,
+    bindings: [step.attribute, ...targets.bindings],
+  };
 }
 
 /** Whether any of the ids `src` holds in `attribute` (one, or an array) is in `set`. */
@@ -210,6 +216,7 @@ function holdsAnyOf(src: Source, attribute: string, toMany: boolean, alias: stri
 /** "Some related document or file matches": `src`'s key tested against the uncorrelated set of matching ones. */
 function membership(
   registry: Registry,
+  owner: string,
   src: Source,
   step: RelationStep,
   alias: string,
@@ -242,7 +249,7 @@ function membership(
         );
     return { sql: `(${outerColumn(src, COLUMNS.documentId)} IN (${owners.sql}))`, bindings: owners.bindings };
   }
-  if (l.kind === 'owning' && src.kind !== 'instance') return heldByRow(registry, src, step, alias, scope, match);
+  if (l.kind === 'owning' && src.kind !== 'instance') return heldByRow(registry, owner, src, step, alias, scope, match);
   // from a component instance (no index applies) or to files: the held ids against a hashed set
   const key = fragment(
     l.kind === 'media' ? `${qualified(alias, COLUMNS.id)}::text` : qualified(alias, COLUMNS.documentId),
@@ -307,7 +314,7 @@ export function compileDeep(node: DeepNode, ctx: DeepContext, compile: Compile):
     return { sql: `(${out.sql})`, bindings: out.bindings };
   }
   const match = compile(node.node, { ...ctx, uid: node.target, source: h.source, depth });
-  const some = membership(ctx.registry, ctx.source, node, alias, scope, match);
+  const some = membership(ctx.registry, ctx.uid, ctx.source, node, alias, scope, match);
   if (!orNone) return some;
   const none = exists(h.from, [h.where]);
   return { sql: `(NOT ${none.sql} OR ${some.sql})`, bindings: [...none.bindings, ...some.bindings] };

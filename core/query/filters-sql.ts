@@ -21,7 +21,7 @@ import {
   type SqlFragment,
 } from './sql.ts';
 import { isJsonField } from './fields.ts';
-import { compileDeep } from './filters-deep-sql.ts';
+import { compileDeep, idPresence, onNullRow } from './filters-deep-sql.ts';
 import type { FieldRef, FilterCondition, FilterNode, FilterValue, TextOperator } from './types.ts';
 
 /** What compiling needs: the schema (to look targets up), where fields live, and which versions a read sees. */
@@ -205,6 +205,31 @@ export function readsOnlyItsRow(node: FilterNode): boolean {
       return true;
     default:
       return false;
+  }
+}
+
+/**
+ * Whether `node` is cheap to evaluate twice (the page walking its sort's index, the total
+ * counting apart): it tests its row's own fields, or goes through owning relations (answered by
+ * the row's link table, links-sql.ts) to conditions on the targets' own fields. A relation that a
+ * row with nothing related may match (`$null` through it) tests the row's links per row: not cheap.
+ */
+export function cheapTwice(node: FilterNode): boolean {
+  switch (node.type) {
+    case 'and':
+    case 'or':
+      return node.nodes.every(cheapTwice);
+    case 'not':
+      return cheapTwice(node.node);
+    case 'relation':
+      return (
+        node.link.kind === 'owning' &&
+        idPresence(node.node) === undefined &&
+        onNullRow(node.node) !== 'true' &&
+        readsOnlyItsRow(node.node)
+      );
+    default:
+      return readsOnlyItsRow(node);
   }
 }
 

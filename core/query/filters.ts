@@ -23,7 +23,7 @@ import {
   type TextOperator,
 } from './types.ts';
 
-export { applyFilters, compileFilters, readsOnlyItsRow } from './filters-sql.ts';
+export { applyFilters, cheapTwice, compileFilters, readsOnlyItsRow } from './filters-sql.ts';
 
 /**
  * How deep `$and/$or/$not`, relations and components may nest together. qs stops query

@@ -4,6 +4,7 @@ import type { Registry } from '../../../../core/content-types/registry.ts';
 import { errorOf } from '../../../helpers/errors.ts';
 import { applyFilters, compileFilters, resolveFilters } from '../../../../core/query/filters.ts';
 import type { Scope } from '../../../../core/query/scope-sql.ts';
+import { linksTable } from '../../../../core/query/links-sql.ts';
 import type { FieldRef, FilterNode } from '../../../../core/query/types.ts';
 import { blogRegistry } from '../../../helpers/blog-registry.ts';
 import { checkQueryLimits } from '../../../../core/query/bounds.ts';
@@ -27,6 +28,8 @@ const ID: FieldRef = { kind: 'system', name: 'id' };
 const PUBLISHED_EN: Scope = { status: 'published', locale: 'en' };
 
 /** The WHERE clause `filters` on `uid` compiles to, on its unaliased table. */
+const LINKS = linksTable('articles');
+
 function where(filters: unknown, uid = ARTICLE, scope: Scope = PUBLISHED_EN): { sql: string; bindings: unknown[] } {
   const node = resolve(filters, uid);
   if (!node) throw new Error('no filter');
@@ -153,20 +156,21 @@ describe('resolveFilters: deep nodes', () => {
 });
 
 describe('compileFilters: deep SQL', () => {
-  it("owning to-one: contains any matching target's document_id (uncorrelated, GIN-served), in read's scope", () => {
+  it("owning to-one: the row's links to any matching target (uncorrelated set, link table), in read's scope", () => {
     expect(where({ author: { name: 'Ann' } })).toEqual({
       sql:
-        '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, "_vf1"."document_id") FROM ' +
-        '"authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb))))',
+        `("articles"."id" IN (SELECT "row_id" FROM "${LINKS}" WHERE "attribute" = $1 AND "target" = ANY (ARRAY(` +
+        'SELECT "_vf1"."document_id" FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ' +
+        '("_vf1"."data" @> $2::jsonb))::text[])))',
       bindings: ['author', '{"name":"Ann"}'],
     });
   });
 
   it('owning to-many, inverse sides by containment; a localized, draft & publish target gets status and locale', () => {
     expect(where({ tags: { name: 'js' } }).sql).toBe(
-      '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, ' +
-        'jsonb_build_array("_vf1"."document_id")) FROM "tags" AS "_vf1" WHERE "_vf1"."published_at" IS NOT ' +
-        'NULL AND ("_vf1"."data" @> $2::jsonb))))',
+      `("articles"."id" IN (SELECT "row_id" FROM "${LINKS}" WHERE "attribute" = $1 AND "target" = ANY (ARRAY(` +
+        'SELECT "_vf1"."document_id" FROM "tags" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ' +
+        '("_vf1"."data" @> $2::jsonb))::text[])))',
     );
     // the inverse side: the ids the matching owners hold, as one uncorrelated set
     expect(where({ articles: { views: { $gt: 1 } } }, TAG, { status: 'draft', locale: 'fr' })).toEqual({
@@ -202,20 +206,20 @@ describe('compileFilters: deep SQL', () => {
     expect(where({ author: { id: { $notNull: 'false' } } }).sql).toBe(`(NOT EXISTS (${any}))`);
     expect(where({ author: { $notNull: true } }).sql).toBe(`(EXISTS (${any}))`);
     expect(where({ author: { name: { $null: true } } }).sql).toBe(
-      `(NOT EXISTS (${any}) OR ("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($2::text, ` +
-        `"_vf1"."document_id") FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ` +
-        `("_vf1"."data"->>'name' IS NULL)))))`,
+      `(NOT EXISTS (${any}) OR ("articles"."id" IN (SELECT "row_id" FROM "${LINKS}" WHERE "attribute" = $2 AND ` +
+        `"target" = ANY (ARRAY(SELECT "_vf1"."document_id" FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" ` +
+        `IS NOT NULL AND ("_vf1"."data"->>'name' IS NULL))::text[]))))`,
     );
     // unknown on nulls (NOT (name = x)): rows with no author stay out
-    expect(where({ author: { $not: { name: 'x' } } }).sql).toMatch(/^\("articles"\."data" @> ANY \(ARRAY\(SELECT/);
+    expect(where({ author: { $not: { name: 'x' } } }).sql).toMatch(/^\("articles"\."id" IN \(SELECT "row_id"/);
   });
 
   it('nested levels get their own aliases; the outer row is always qualified', () => {
     const { sql } = where({ articles: { author: { name: 'Bob' } } }, TAG);
     expect(sql).toMatch(
       new RegExp(
-        '\\("_vf1"\\."data" @> ANY \\(ARRAY\\(SELECT jsonb_build_object\\(\\$\\d+::text, "_vf2"\\."document_id"\\) ' +
-          'FROM "authors" AS "_vf2" WHERE',
+        '\\("_vf1"\\."id" IN \\(SELECT "row_id" FROM "vellum_links_[0-9a-f]{16}" WHERE "attribute" = \\$\\d+ ' +
+          'AND "target" = ANY \\(ARRAY\\(SELECT "_vf2"\\."document_id" FROM "authors" AS "_vf2" WHERE',
       ),
     );
     const aliased = compileFilters(resolve({ author: { name: 'x' } })!, {
@@ -223,7 +227,7 @@ describe('compileFilters: deep SQL', () => {
       uid: ARTICLE,
       source: { alias: 'r' },
     });
-    expect(aliased.sql).toMatch(/^\("r"\."data" @> ANY/);
+    expect(aliased.sql).toMatch(/^\("r"\."id" IN \(SELECT "row_id"/);
     const nulls = compileFilters(resolve({ author: { name: { $null: true } } })!, {
       registry,
       uid: ARTICLE,
