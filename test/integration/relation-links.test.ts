@@ -138,7 +138,8 @@ describe('the link table of a content type', () => {
       const expected = await t.sql.raw(
         `SELECT document_id FROM articles a WHERE published_at IS NOT NULL AND locale = 'en'
            AND ("v$views" >= 0) AND EXISTS (SELECT 1 FROM tags g WHERE g.published_at IS NOT NULL
-             AND g.data->>'name' = ANY (?::text[]) AND a.data @> jsonb_build_object('tags', jsonb_build_array(g.document_id)))
+             AND g.data->>'name' = ANY (?::text[])
+             AND a.data @> jsonb_build_object('tags', jsonb_build_array(g.document_id)))
          ORDER BY "v$title", id`,
         [names],
       );
@@ -158,7 +159,7 @@ describe('the link table of a content type', () => {
     }
   });
 
-  it('follows the schema: a type without owning relations has no link table, one with them gets it rebuilt', async () => {
+  it('follows the schema: a type without owning relations has no link table; with them, it is rebuilt', async () => {
     const article = t.app.registry.contentType('api::article.article');
     const { tags: _tags, author: _author, ...others } = article.attributes;
     const without: ContentType = { ...article, attributes: others };
