@@ -32,6 +32,8 @@ export interface ReadShape {
   offset?: number;
   count?: boolean;
   json?: boolean;
+  /** the table is large (`ReadStatements.large`): some reads take another form (read.ts `evaluatedOnce`) */
+  large?: boolean;
 }
 
 interface Template {
@@ -48,6 +50,8 @@ export interface ReadStatements {
   compile(shape: ReadShape, build: (documentId: string | undefined) => CompiledRead): CompiledRead;
   /** a read of `uid` counted `total` rows: its table holds at least as many */
   answered(uid: string, total: number): void;
+  /** whether a read of `uid` has counted at least the `large` rows */
+  large(uid: string): boolean;
   readonly count: number;
 }
 
@@ -133,8 +137,10 @@ export function createReadStatements(
   // is found only where it was put
   const marker = `\u0000vellum-document:${randomUUID()}`;
 
+  const isLarge = (uid: string): boolean => (largest.get(uid) ?? 0) >= large;
+
   const keyOf = (s: ReadShape): string | null => {
-    const parts = [s.uid, s.scope, s.params, s.documentId !== undefined, s.limit, s.offset, s.count, s.json];
+    const parts = [s.uid, s.scope, s.params, s.documentId !== undefined, s.limit, s.offset, s.count, s.json, s.large];
     const key = plainJson(parts);
     return key !== null && key.length <= MAX_KEY_CHARS ? key : null;
   };
@@ -166,12 +172,7 @@ export function createReadStatements(
       if (key === null) return build(shape.documentId);
       const kept = lru.get(key);
       if (kept) {
-        if (
-          kept.inlined === undefined &&
-          kept.slots.length === 0 &&
-          plannedPerRun(shape) &&
-          (largest.get(shape.uid) ?? 0) >= large
-        )
+        if (kept.inlined === undefined && kept.slots.length === 0 && plannedPerRun(shape) && isLarge(shape.uid))
           kept.inlined = inline(kept);
         return fill(kept, shape.documentId);
       }
@@ -195,6 +196,7 @@ export function createReadStatements(
     answered(uid, total) {
       if (Number.isFinite(total) && total > (largest.get(uid) ?? 0)) largest.set(uid, total);
     },
+    large: isLarge,
     get count() {
       return lru.count;
     },

@@ -37,6 +37,8 @@ export interface CompileContext {
   scope?: Scope;
   /** how many subqueries deep this node sits, so nested ones get their own aliases (0 at the root) */
   depth?: number;
+  /** owning relations matched in the link tables (links-sql.ts) rather than by containment in `data` */
+  links?: boolean;
 }
 
 const TRUE: SqlFragment = { sql: 'TRUE', bindings: [] };
@@ -209,10 +211,10 @@ export function readsOnlyItsRow(node: FilterNode): boolean {
 }
 
 /**
- * Whether `node` is cheap to evaluate twice (the page walking its sort's index, the total
- * counting apart): it tests its row's own fields, or goes through owning relations (answered by
- * the row's link table, links-sql.ts) to conditions on the targets' own fields. A relation that a
- * row with nothing related may match (`$null` through it) tests the row's links per row: not cheap.
+ * Whether `node` goes only through owning relations (answered by the row's link table,
+ * links-sql.ts) to conditions on the targets' own fields, besides the row's own fields: cheap
+ * enough to evaluate twice on a large table (read.ts `evaluatedOnce`). A relation that a row with
+ * nothing related may match (`$null` through it) tests each row on its own: not such a filter.
  */
 export function cheapTwice(node: FilterNode): boolean {
   switch (node.type) {
@@ -244,8 +246,9 @@ export function applyFilters(
   node: FilterNode,
   alias?: string,
   scope: Scope = DEFAULT_SCOPE,
+  links = false,
 ): Knex.QueryBuilder {
   const source = { alias, table: registry.contentType(uid).collectionName };
-  const { sql, bindings } = compileFilters(node, { registry, uid, source, scope });
+  const { sql, bindings } = compileFilters(node, { registry, uid, source, scope, links });
   return q.whereRaw(sql, bindings);
 }

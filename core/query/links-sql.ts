@@ -69,11 +69,15 @@ function linksOf(rows: string, attrs: Linked[]): string {
 
 /**
  * The trigger function's body and its CREATE. An update deletes the links its rows lost and adds
- * those they gained (a publish's new `id` is both); an edit that leaves every relation alone
- * writes nothing.
+ * those they gained (a publish's new `id` is both); one that leaves every row's id and relations
+ * alone (a draft's title edit) only compares them.
  */
 export function linksFunction(table: string, attrs: Linked[]): { body: string; create: string } {
   const t = quote(linksTable(table));
+  // an update's rows as ids and held values: equal multisets (an UPDATE's old and new rows are as
+  // many) mean nothing to relink, decided by one small EXCEPT instead of two statements' worth
+  const held = (rows: string): string =>
+    `SELECT "id", ${attrs.map((a) => `"data"->${lit(a.attribute)}`).join(', ')} FROM ${rows}`;
   const key = `("attribute", "target", "row_id")`;
   const body = `
 BEGIN
@@ -83,7 +87,7 @@ BEGIN
     INSERT INTO ${t} ${linksOf('new_rows', attrs)} ON CONFLICT DO NOTHING;
   ELSIF TG_OP = 'DELETE' THEN
     DELETE FROM ${t} WHERE "row_id" IN (SELECT "id" FROM old_rows);
-  ELSE
+  ELSIF EXISTS (${held('new_rows')} EXCEPT ALL ${held('old_rows')}) THEN
     DELETE FROM ${t} WHERE ${key} IN (${linksOf('old_rows', attrs)} EXCEPT ${linksOf('new_rows', attrs)});
     INSERT INTO ${t} ${linksOf('new_rows', attrs)} EXCEPT ${linksOf('old_rows', attrs)} ON CONFLICT DO NOTHING;
   END IF;

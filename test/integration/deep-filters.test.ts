@@ -385,9 +385,9 @@ describe('refused deep filters and sorts', () => {
 });
 
 describe('the SQL', () => {
-  it('through a relation to a component, is evaluated once for the page and its total', async () => {
+  it('is evaluated once for the page and its total (the matching ids are counted and paged)', async () => {
     t.queries.length = 0;
-    await filter({ author: { address: { city: { $eq: 'Paris' } } } }, '&pagination[pageSize]=2');
+    await filter({ author: { name: { $startsWith: 'A' } } }, '&pagination[pageSize]=2');
     // (the other statement, if any, is the API token's lookup: kept in memory after the first)
     const statements = t.queries.filter((q) => readsDocuments(q) && q.includes('"articles"'));
     expect(statements).toHaveLength(1);
@@ -395,26 +395,13 @@ describe('the SQL', () => {
     expect(statements[0]).toMatch(/SELECT count\(\*\) FROM "v:match"/);
     // without a total, no CTE: the filter sits in the page query itself
     t.queries.length = 0;
-    await filter({ author: { address: { city: { $eq: 'Paris' } } } }, '&pagination[withCount]=false');
+    await filter({ author: { name: { $startsWith: 'A' } } }, '&pagination[withCount]=false');
     expect(t.queries.join('\n')).not.toContain('v:match');
-  });
-
-  it("through a relation to its target's own fields, is evaluated for the page and for the total apart", async () => {
-    t.queries.length = 0;
-    expect(await filter({ author: { name: { $startsWith: 'A' } } }, '&pagination[pageSize]=1&sort=title:asc')).toEqual([
-      A,
-    ]);
-    const statements = t.queries.filter((q) => readsDocuments(q) && q.includes('"articles"'));
-    expect(statements).toHaveLength(1);
-    // the link table answers both: no CTE of every match (links-sql.ts)
-    expect(statements[0].match(/FROM "authors" AS "_vf1"/g)).toHaveLength(2);
-    expect(statements[0]).not.toContain('v:match');
   });
 
   it('cuts the page from the matching ids by the sort keys they carry, in every order', async () => {
     const seen = recordStatements(t.app.db);
-    // through a component of the relation's target: evaluated once (a name alone would be evaluated twice)
-    const through = { author: { address: { city: { $in: ['Paris', 'Berlin'] } } } };
+    const through = { author: { name: { $in: ['Ann', 'Bob'] } } };
     const page = async (sort: string, n: number): Promise<{ titles: string[]; total: number }> => {
       const q = `${qs.stringify({ filters: through }, { encodeValuesOnly: true })}&sort=${sort}`;
       const res = await t.request('GET', `/api/articles?${q}&pagination[pageSize]=1&pagination[page]=${n}`);
@@ -453,10 +440,7 @@ describe('the SQL', () => {
     );
     const sql = t.queries.join('\n');
     expect(sql).toMatch(
-      new RegExp(
-        '"id" IN \\(SELECT "row_id" FROM "vellum_links_[0-9a-f]{16}" WHERE "attribute" = \\$\\d+ AND "target" = ANY ' +
-          '\\(ARRAY\\(SELECT "_vf1"\\."document_id" FROM "authors" AS "_vf1"',
-      ),
+      /@> ANY \(ARRAY\(SELECT jsonb_build_object\(\$\d+::text, "_vf1"\."document_id"\) FROM "authors" AS "_vf1"/,
     );
     expect(sql).toMatch(/\("_vf1"\.v->>\$\d+\) IN \(SELECT "_vf2"\."document_id" FROM "authors" AS "_vf2"/);
     expect(sql).not.toContain('DROP');

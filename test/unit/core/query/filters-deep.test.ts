@@ -28,8 +28,6 @@ const ID: FieldRef = { kind: 'system', name: 'id' };
 const PUBLISHED_EN: Scope = { status: 'published', locale: 'en' };
 
 /** The WHERE clause `filters` on `uid` compiles to, on its unaliased table. */
-const LINKS = linksTable('articles');
-
 function where(filters: unknown, uid = ARTICLE, scope: Scope = PUBLISHED_EN): { sql: string; bindings: unknown[] } {
   const node = resolve(filters, uid);
   if (!node) throw new Error('no filter');
@@ -156,21 +154,20 @@ describe('resolveFilters: deep nodes', () => {
 });
 
 describe('compileFilters: deep SQL', () => {
-  it("owning to-one: the row's links to any matching target (uncorrelated set, link table), in read's scope", () => {
+  it("owning to-one: contains any matching target's document_id (uncorrelated, GIN-served), in read's scope", () => {
     expect(where({ author: { name: 'Ann' } })).toEqual({
       sql:
-        `("articles"."id" IN (SELECT "row_id" FROM "${LINKS}" WHERE "attribute" = $1 AND "target" = ANY (ARRAY(` +
-        'SELECT "_vf1"."document_id" FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ' +
-        '("_vf1"."data" @> $2::jsonb))::text[])))',
+        '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, "_vf1"."document_id") FROM ' +
+        '"authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ("_vf1"."data" @> $2::jsonb))))',
       bindings: ['author', '{"name":"Ann"}'],
     });
   });
 
   it('owning to-many, inverse sides by containment; a localized, draft & publish target gets status and locale', () => {
     expect(where({ tags: { name: 'js' } }).sql).toBe(
-      `("articles"."id" IN (SELECT "row_id" FROM "${LINKS}" WHERE "attribute" = $1 AND "target" = ANY (ARRAY(` +
-        'SELECT "_vf1"."document_id" FROM "tags" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ' +
-        '("_vf1"."data" @> $2::jsonb))::text[])))',
+      '("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($1::text, ' +
+        'jsonb_build_array("_vf1"."document_id")) FROM "tags" AS "_vf1" WHERE "_vf1"."published_at" IS NOT ' +
+        'NULL AND ("_vf1"."data" @> $2::jsonb))))',
     );
     // the inverse side: the ids the matching owners hold, as one uncorrelated set
     expect(where({ articles: { views: { $gt: 1 } } }, TAG, { status: 'draft', locale: 'fr' })).toEqual({
@@ -206,20 +203,45 @@ describe('compileFilters: deep SQL', () => {
     expect(where({ author: { id: { $notNull: 'false' } } }).sql).toBe(`(NOT EXISTS (${any}))`);
     expect(where({ author: { $notNull: true } }).sql).toBe(`(EXISTS (${any}))`);
     expect(where({ author: { name: { $null: true } } }).sql).toBe(
-      `(NOT EXISTS (${any}) OR ("articles"."id" IN (SELECT "row_id" FROM "${LINKS}" WHERE "attribute" = $2 AND ` +
-        `"target" = ANY (ARRAY(SELECT "_vf1"."document_id" FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" ` +
-        `IS NOT NULL AND ("_vf1"."data"->>'name' IS NULL))::text[]))))`,
+      `(NOT EXISTS (${any}) OR ("articles"."data" @> ANY (ARRAY(SELECT jsonb_build_object($2::text, ` +
+        `"_vf1"."document_id") FROM "authors" AS "_vf1" WHERE "_vf1"."published_at" IS NOT NULL AND ` +
+        `("_vf1"."data"->>'name' IS NULL)))))`,
     );
     // unknown on nulls (NOT (name = x)): rows with no author stay out
-    expect(where({ author: { $not: { name: 'x' } } }).sql).toMatch(/^\("articles"\."id" IN \(SELECT "row_id"/);
+    expect(where({ author: { $not: { name: 'x' } } }).sql).toMatch(/^\("articles"\."data" @> ANY \(ARRAY\(SELECT/);
+  });
+
+  it("with links, an owning relation is the row's id among the matching targets' link rows", () => {
+    const links = (filters: unknown, uid = ARTICLE) =>
+      compileFilters(resolve(filters, uid)!, {
+        registry,
+        uid,
+        source: { table: registry.contentType(uid).collectionName },
+        scope: PUBLISHED_EN,
+        links: true,
+      });
+    expect(links({ tags: { name: 'js' } })).toEqual({
+      sql:
+        `("articles"."id" IN (SELECT "_vf1_l"."row_id" FROM "tags" AS "_vf1", "${linksTable('articles')}" AS ` +
+        '"_vf1_l" WHERE "_vf1"."published_at" IS NOT NULL AND "_vf1_l"."attribute" = ? AND "_vf1_l"."target" = ' +
+        '"_vf1"."document_id" AND ("_vf1"."data" @> ?::jsonb)))',
+      bindings: ['tags', '{"name":"js"}'],
+    });
+    // a to-one relation alike; nested under an inverse one, the link table of the nested row's type
+    expect(links({ author: { name: 'Ann' } }).sql).toContain(`"${linksTable('articles')}" AS "_vf1_l"`);
+    expect(links({ articles: { author: { name: 'Bob' } } }, TAG).sql).toMatch(
+      new RegExp(
+        `\\("_vf1"\\."id" IN \\(SELECT "_vf2_l"\\."row_id" FROM "authors" AS "_vf2", "${linksTable('articles')}"`,
+      ),
+    );
   });
 
   it('nested levels get their own aliases; the outer row is always qualified', () => {
     const { sql } = where({ articles: { author: { name: 'Bob' } } }, TAG);
     expect(sql).toMatch(
       new RegExp(
-        '\\("_vf1"\\."id" IN \\(SELECT "row_id" FROM "vellum_links_[0-9a-f]{16}" WHERE "attribute" = \\$\\d+ ' +
-          'AND "target" = ANY \\(ARRAY\\(SELECT "_vf2"\\."document_id" FROM "authors" AS "_vf2" WHERE',
+        '\\("_vf1"\\."data" @> ANY \\(ARRAY\\(SELECT jsonb_build_object\\(\\$\\d+::text, "_vf2"\\."document_id"\\) ' +
+          'FROM "authors" AS "_vf2" WHERE',
       ),
     );
     const aliased = compileFilters(resolve({ author: { name: 'x' } })!, {
@@ -227,7 +249,7 @@ describe('compileFilters: deep SQL', () => {
       uid: ARTICLE,
       source: { alias: 'r' },
     });
-    expect(aliased.sql).toMatch(/^\("r"\."id" IN \(SELECT "row_id"/);
+    expect(aliased.sql).toMatch(/^\("r"\."data" @> ANY/);
     const nulls = compileFilters(resolve({ author: { name: { $null: true } } })!, {
       registry,
       uid: ARTICLE,
