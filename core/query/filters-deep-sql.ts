@@ -202,8 +202,8 @@ function containedByRow(
 /**
  * An owning relation on a document row, as membership of the row's id in the rows its link table
  * (links-sql.ts) says hold any matching target: for a read that evaluates its filter for the
- * page and for the total apart (read.ts `evaluatedOnce`). A join of the links with the targets rather than
- * `target = ANY (ARRAY(<the targets>))`: PostgreSQL then estimates the links from the targets'
+ * page and for the total apart (read.ts `twiceOverLinks`). A join of the links with the targets
+ * rather than `target = ANY (ARRAY(<the targets>))`: PostgreSQL then estimates the links from the targets'
  * statistics, and chooses between walking a sort's index probing each row's links and reading
  * the matching rows' links first (at 1k articles, 31 matches of `category` and a tag: 1.5–2.2 ms
  * this way, 2.1–3.4 ms with the array, whose size it guesses). A containment test on `data`
@@ -248,10 +248,14 @@ function holdsAnyOf(src: Source, attribute: string, toMany: boolean, alias: stri
   };
 }
 
-/** "Some related document or file matches": `src`'s key tested against the uncorrelated set of matching ones. */
+/**
+ * "Some related document or file matches": `src`'s key tested against the uncorrelated set of matching
+ * ones. `linkedOwner`, the uid of `src`'s type when the read matches owning relations in the link
+ * tables (`DeepContext.links`); undefined, by containment in `data`.
+ */
 function membership(
   registry: Registry,
-  owner: string | undefined,
+  linkedOwner: string | undefined,
   src: Source,
   step: RelationStep,
   alias: string,
@@ -285,9 +289,9 @@ function membership(
     return { sql: `(${outerColumn(src, COLUMNS.documentId)} IN (${owners.sql}))`, bindings: owners.bindings };
   }
   if (l.kind === 'owning' && src.kind !== 'instance')
-    return owner === undefined
+    return linkedOwner === undefined
       ? containedByRow(registry, src, step, alias, scope, match)
-      : heldByRow(registry, owner, src, step, alias, scope, match);
+      : heldByRow(registry, linkedOwner, src, step, alias, scope, match);
   // from a component instance (no index applies) or to files: the held ids against a hashed set
   const key = fragment(
     l.kind === 'media' ? `${qualified(alias, COLUMNS.id)}::text` : qualified(alias, COLUMNS.documentId),
