@@ -266,16 +266,19 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<string[]> {
  * defaults wait for 10% (analyze) or 20% (vacuum after inserts) of the table to change, so the
  * statistics of a table seeded from empty lag behind it by up to a fifth, and the visibility
  * map (which index-only counts need) is set late. 2% plus a floor makes a burst's analyze and
- * vacuum follow it at the next autovacuum round (database/embedded.ts: every second), while a
- * trickle of writes to a large table does not analyze it at each round. DESIGN.md justifies
- * each value, and says what raising the floors did.
+ * vacuum follow it at the next autovacuum round (database/embedded.ts: every second). The floors
+ * (1000 changed rows) are for steady edits: every VACUUM or ANALYZE of a table makes each pooled
+ * connection plan again every statement that reads it, and with floors of 200 and 50 a small
+ * table taking a few dozen edits a second was vacuumed or analyzed at nearly every round.
+ * DESIGN.md justifies each value, with the measurements.
  */
 const AUTOVACUUM = [
   'autovacuum_analyze_scale_factor = 0.02',
-  'autovacuum_analyze_threshold = 200',
+  'autovacuum_analyze_threshold = 1000',
   'autovacuum_vacuum_scale_factor = 0.05',
+  'autovacuum_vacuum_threshold = 1000',
   'autovacuum_vacuum_insert_scale_factor = 0.02',
-  'autovacuum_vacuum_insert_threshold = 500',
+  'autovacuum_vacuum_insert_threshold = 1000',
 ].join(', ');
 
 /** What the sync could set up. */

@@ -25,7 +25,7 @@
 import { createHash } from 'node:crypto';
 import type { ContentType } from '../content-types/types.ts';
 import { COLUMNS, fragment, lit, quote, type SqlFragment } from './sql.ts';
-import { statementTriggers, TRIGGER_TABLE, valueColumnOf } from './table-sql.ts';
+import { COUNTS_AUTOVACUUM, statementTriggers, TRIGGER_TABLE, valueColumnOf } from './table-sql.ts';
 
 export const VALUE_COUNTS = 'vellum_value_counts';
 export const VC = quote(VALUE_COUNTS);
@@ -117,7 +117,7 @@ LANGUAGE sql SET enable_seqscan = off AS $fn$
   FROM (SELECT * FROM keys UNION ALL SELECT * FROM old) x GROUP BY 2, 3, 4, 5, 6 HAVING sum("n") <> 0
 $fn$`;
 
-/** The table, its indexes and the functions every table's triggers share. */
+/** The table, its indexes, its autovacuum (table-sql.ts) and the functions every table's triggers share. */
 export const VALUE_COUNTS_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS ${VC} ("tbl" text NOT NULL, "attr" text NOT NULL, "level" smallint NOT NULL, ` +
     `"label" text COLLATE "C" NOT NULL, "locale" text NOT NULL, "published" boolean NOT NULL, ` +
@@ -125,6 +125,7 @@ export const VALUE_COUNTS_DDL: readonly string[] = [
   // a scope's locale is tested on the few rows a level's range holds (every locale: no test)
   `CREATE INDEX IF NOT EXISTS ${quote(`${VALUE_COUNTS}_key`)} ON ${VC} ("tbl", "attr", "published", "level", "label")`,
   `CREATE INDEX IF NOT EXISTS ${quote(`${VALUE_COUNTS}_fresh`)} ON ${VC} ("tbl") WHERE NOT "folded"`,
+  `ALTER TABLE ${VC} SET (${COUNTS_AUTOVACUUM})`,
   ...LABEL_FUNCTIONS,
   FOLD_FUNCTION,
 ];

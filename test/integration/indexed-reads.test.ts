@@ -350,14 +350,29 @@ describe('the sync', () => {
     expect(stats.map((r: { v: string }) => r.v).sort()).toEqual(['news', 'opinion', 'tutorial']);
   });
 
-  it('sets the autovacuum parameters on document tables', async () => {
-    const { rows } = await t.sql.raw(`SELECT reloptions FROM pg_class WHERE relname = 'articles'`);
-    expect(rows[0].reloptions).toEqual(
-      expect.arrayContaining([
-        'autovacuum_analyze_scale_factor=0.02',
-        'autovacuum_analyze_threshold=200',
-        'autovacuum_vacuum_insert_threshold=500',
-      ]),
+  it('sets the autovacuum parameters on document tables and the tables kept beside them', async () => {
+    const options = async (table: string): Promise<string[]> =>
+      (await t.sql.raw(`SELECT reloptions FROM pg_class WHERE relname = ?`, [table])).rows[0].reloptions;
+    const documents = [
+      'autovacuum_analyze_scale_factor=0.02',
+      'autovacuum_analyze_threshold=1000',
+      'autovacuum_vacuum_threshold=1000',
+      'autovacuum_vacuum_insert_threshold=1000',
+    ];
+    expect(await options('articles')).toEqual(expect.arrayContaining(documents));
+    const { rows } = await t.sql.raw(
+      `SELECT relname FROM pg_class WHERE relname LIKE 'vellum\\_links\\_%' AND relkind = 'r'`,
     );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { relname } of rows) expect(await options(relname)).toEqual(expect.arrayContaining(documents));
+    for (const counts of ['vellum_row_counts', 'vellum_value_counts'])
+      expect(await options(counts)).toEqual(
+        expect.arrayContaining([
+          'autovacuum_analyze_threshold=1000',
+          'autovacuum_analyze_scale_factor=4',
+          'autovacuum_vacuum_threshold=5000',
+          'autovacuum_vacuum_insert_threshold=-1',
+        ]),
+      );
   });
 });
