@@ -17,9 +17,10 @@ import {
   relink,
 } from '../core/query/links-sql.ts';
 import { fragment } from '../core/query/sql.ts';
+import { DOCUMENT_AUTOVACUUM } from '../core/query/table-sql.ts';
 import { functionBody, hasTriggers, startCounting } from './sync-counts.ts';
 
-export async function syncLinks(db: Knex, ct: ContentType, autovacuum: string): Promise<void> {
+export async function syncLinks(db: Knex, ct: ContentType): Promise<void> {
   const table = ct.collectionName;
   const attrs = linkedAttributes(ct);
   const triggers = linksTriggers(table);
@@ -31,7 +32,7 @@ export async function syncLinks(db: Knex, ct: ContentType, autovacuum: string): 
   }
   for (const ddl of linksDdl(table)) await db.raw(ddl);
   // seeded in bursts like the documents: the visibility map its index-only lookups need, soon
-  await db.raw(`ALTER TABLE ?? SET (${autovacuum})`, [linksTable(table)]);
+  await db.raw(`ALTER TABLE ?? SET (${DOCUMENT_AUTOVACUUM})`, [linksTable(table)]);
   const { body, create } = linksFunction(table, attrs);
   if ((await functionBody(db, linksFunctionName(table))) === body && (await hasTriggers(db, table, triggers))) return;
   await db.raw(create);

@@ -20,6 +20,7 @@ import {
   ROW_COUNTS_DDL,
   ROW_COUNTS_FUNCTION,
   DATA_GIN,
+  DOCUMENT_AUTOVACUUM,
   readIndexes,
   valueColumns,
   SCOPE_COLUMNS,
@@ -261,26 +262,6 @@ async function syncReadIndexes(db: Knex, ct: ContentType): Promise<string[]> {
   return [...failed];
 }
 
-/**
- * Autovacuum for document tables, which grow by bursts (a seed, an import): PostgreSQL's
- * defaults wait for 10% (analyze) or 20% (vacuum after inserts) of the table to change, so the
- * statistics of a table seeded from empty lag behind it by up to a fifth, and the visibility
- * map (which index-only counts need) is set late. 2% plus a floor makes a burst's analyze and
- * vacuum follow it at the next autovacuum round (database/embedded.ts: every second). The floors
- * (1000 changed rows) are for steady edits: every VACUUM or ANALYZE of a table makes each pooled
- * connection plan again every statement that reads it, and with floors of 200 and 50 a small
- * table taking a few dozen edits a second was vacuumed or analyzed at nearly every round.
- * DESIGN.md justifies each value, with the measurements.
- */
-const AUTOVACUUM = [
-  'autovacuum_analyze_scale_factor = 0.02',
-  'autovacuum_analyze_threshold = 1000',
-  'autovacuum_vacuum_scale_factor = 0.05',
-  'autovacuum_vacuum_threshold = 1000',
-  'autovacuum_vacuum_insert_scale_factor = 0.02',
-  'autovacuum_vacuum_insert_threshold = 1000',
-].join(', ');
-
 /** What the sync could set up. */
 export interface SyncReport {
   /** false: pg_trgm could not be created, `_q` reads without an index */
@@ -335,7 +316,7 @@ export async function syncTables(
     const t = ct.collectionName;
     await db.raw(createTable(t));
     // new tables and those created before this setting existed alike (it applies to rows written later)
-    await db.raw(`ALTER TABLE ?? SET (toast_tuple_target = ${TOAST_TUPLE_TARGET}, ${AUTOVACUUM})`, [t]);
+    await db.raw(`ALTER TABLE ?? SET (toast_tuple_target = ${TOAST_TUPLE_TARGET}, ${DOCUMENT_AUTOVACUUM})`, [t]);
     await db.raw(`CREATE UNIQUE INDEX IF NOT EXISTS ?? ON ?? ${VERSION_KEY}`, [`${t.slice(0, 50)}_version_key`, t]);
     await db.raw(`CREATE INDEX IF NOT EXISTS ?? ON ?? ${DATA_GIN}`, [`${t.slice(0, 54)}_data_gin`, t]);
     // every read is scoped by locale and status: counts become index-only scans
@@ -345,7 +326,7 @@ export async function syncTables(
     await syncRowCounts(db, t);
     await syncValueColumns(db, ct);
     await syncValueCounts(db, ct);
-    await syncLinks(db, ct, AUTOVACUUM);
+    await syncLinks(db, ct);
     const stale = await syncRender(db, ct, registry, options.inlineRenderRows ?? INLINE_RENDER_ROWS);
     if (stale) staleRenders.push(stale);
     unindexed.push(...(await syncReadIndexes(db, ct)).map((a) => `${ct.uid}.${a}`));

@@ -179,46 +179,37 @@ function matchingTargets(
 }
 
 /**
- * An owning relation on a document row, as containment of any matching target's id:
- * PostgreSQL runs the subquery once and looks the candidates up in the `data` GIN index
- * (a bitmap scan per candidate), instead of testing every row against every target.
- */
-function containedByRow(
-  registry: Registry,
-  src: RowSource,
-  step: RelationStep,
-  alias: string,
-  scope: Scope,
-  match: SqlFragment,
-): SqlFragment {
-  const id = qualified(alias, COLUMNS.documentId);
-  const held = fragment(`jsonb_build_object(?::text, ${step.link.toMany ? `jsonb_build_array(${id})` : id})`, [
-    step.attribute,
-  ]);
-  const targets = matchingTargets(registry, step, alias, scope, match, held);
-  return { sql: `(${outerColumn(src, COLUMNS.data)} @> ANY (ARRAY(${targets.sql})))`, bindings: targets.bindings };
-}
-
-/**
- * An owning relation on a document row, as membership of the row's id in the rows its link table
- * (links-sql.ts) says hold any matching target: for a read that evaluates its filter for the
- * page and for the total apart (read.ts `twiceOverLinks`). A join of the links with the targets
- * rather than `target = ANY (ARRAY(<the targets>))`: PostgreSQL then estimates the links from the targets'
- * statistics, and chooses between walking a sort's index probing each row's links and reading
- * the matching rows' links first (at 1k articles, 31 matches of `category` and a tag: 1.5–2.2 ms
- * this way, 2.1–3.4 ms with the array, whose size it guesses). A containment test on `data`
- * through its GIN index did the same but had PostgreSQL recheck each candidate on its row.
+ * An owning relation on a document row: the row holds any matching target. PostgreSQL runs the
+ * targets' subquery once per statement, in either form.
+ *
+ * - Without `linkedOwner`: containment of any matching target's id in the row's `data`, looked up
+ *   in its GIN index (a bitmap scan per candidate, each rechecked on its row).
+ * - With `linkedOwner` (the row's type; read.ts `twiceOverLinks` decides): membership of the row's
+ *   id in the rows its link table (links-sql.ts) says hold a matching target. The links are joined
+ *   with the targets rather than tested with `target = ANY (ARRAY(<the targets>))`: PostgreSQL
+ *   then estimates them from the targets' statistics, and chooses between walking a sort's index
+ *   probing each row's links and reading the matching rows' links first (at 1k articles, 31
+ *   matches of `category` and a tag: 1.5–2.2 ms this way, 2.1–3.4 ms with the array, whose size
+ *   it guesses).
  */
 function heldByRow(
   registry: Registry,
-  owner: string,
+  linkedOwner: string | undefined,
   src: RowSource,
   step: RelationStep,
   alias: string,
   scope: Scope,
   match: SqlFragment,
 ): SqlFragment {
-  const links = quote(linksTable(registry.contentType(owner).collectionName));
+  if (linkedOwner === undefined) {
+    const id = qualified(alias, COLUMNS.documentId);
+    const held = fragment(`jsonb_build_object(?::text, ${step.link.toMany ? `jsonb_build_array(${id})` : id})`, [
+      step.attribute,
+    ]);
+    const targets = matchingTargets(registry, step, alias, scope, match, held);
+    return { sql: `(${outerColumn(src, COLUMNS.data)} @> ANY (ARRAY(${targets.sql})))`, bindings: targets.bindings };
+  }
+  const links = quote(linksTable(registry.contentType(linkedOwner).collectionName));
   const l = quote(`${alias}_l`);
   const targets = matchingTargets(
     registry,
@@ -289,9 +280,7 @@ function membership(
     return { sql: `(${outerColumn(src, COLUMNS.documentId)} IN (${owners.sql}))`, bindings: owners.bindings };
   }
   if (l.kind === 'owning' && src.kind !== 'instance')
-    return linkedOwner === undefined
-      ? containedByRow(registry, src, step, alias, scope, match)
-      : heldByRow(registry, linkedOwner, src, step, alias, scope, match);
+    return heldByRow(registry, linkedOwner, src, step, alias, scope, match);
   // from a component instance (no index applies) or to files: the held ids against a hashed set
   const key = fragment(
     l.kind === 'media' ? `${qualified(alias, COLUMNS.id)}::text` : qualified(alias, COLUMNS.documentId),

@@ -226,6 +226,27 @@ export const ROW_COUNTS = 'vellum_row_counts';
 const RC = quote(ROW_COUNTS);
 
 /**
+ * Autovacuum for document tables (database/sync.ts) and their link tables (sync-links.ts), which
+ * grow by bursts (a seed, an import): PostgreSQL's defaults wait for 10% (analyze) or 20% (vacuum
+ * after inserts) of the table to change, so the statistics of a table seeded from empty lag behind
+ * it by up to a fifth, and the visibility map (which index-only counts need) is set late. 2% plus
+ * a floor makes a burst's analyze and vacuum follow it at the next autovacuum round
+ * (database/embedded.ts: every second). The floors
+ * (1000 changed rows) are for steady edits: every VACUUM or ANALYZE of a table makes each pooled
+ * connection plan again every statement that reads it, and with floors of 200 and 50 a small
+ * table taking a few dozen edits a second was vacuumed or analyzed at nearly every round.
+ * DESIGN.md justifies each value, with the measurements.
+ */
+export const DOCUMENT_AUTOVACUUM = [
+  'autovacuum_analyze_scale_factor = 0.02',
+  'autovacuum_analyze_threshold = 1000',
+  'autovacuum_vacuum_scale_factor = 0.05',
+  'autovacuum_vacuum_threshold = 1000',
+  'autovacuum_vacuum_insert_scale_factor = 0.02',
+  'autovacuum_vacuum_insert_threshold = 1000',
+].join(', ');
+
+/**
  * Autovacuum for the counts tables (these and value-counts-sql.ts's), which every write appends
  * deltas to and folds now and then: a few dozen rows per edit of a document. With PostgreSQL's
  * defaults (analyze after 10% + 50 changes) the value counts were analyzed twice a second under
